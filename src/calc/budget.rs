@@ -1,0 +1,125 @@
+//! The memory a run may use: the owner's `free` output minus a reserve.
+//!
+//! The budget comes from the `available` column (what the kernel can hand
+//! out without swapping, page cache included), never from nvidia-smi, which
+//! cannot see page cache on unified memory, nor from the 128 GB spec figure.
+
+use crate::calc::units::{GB, GIB, centi_gb_down, centi_gb_up, plain, show_centi};
+use crate::extract::free::{FreeReading, FreeUnit};
+use crate::knowledge::Knowledge;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetBasis {
+    /// From the owner's pasted `free` output.
+    Pasted,
+    /// No paste yet: an idle Spark's typical available memory.
+    Nominal,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Budget {
+    pub basis: BudgetBasis,
+    /// Available memory in hundredths of a GB, rounded down.
+    pub available_centi_gb: u64,
+    pub reserve_centi_gb: u64,
+    /// available − reserve.
+    pub centi_gb: u64,
+    /// How the figure was reached, with units and sources.
+    pub explanation: String,
+}
+
+impl Budget {
+    pub fn gb(&self) -> f64 {
+        self.centi_gb as f64 / 100.0
+    }
+}
+
+fn reserve(k: &Knowledge) -> (u64, String) {
+    let f = k.spark("OS and driver reserve");
+    (
+        centi_gb_up(f.value * GB),
+        format!("{} GB OS/driver reserve ({})", plain(f.value), f.cite),
+    )
+}
+
+pub fn from_free(reading: &FreeReading, k: &Knowledge) -> Budget {
+    let available = centi_gb_down(reading.available_bytes);
+    let (reserve_centi, reserve_text) = reserve(k);
+    let centi = available.saturating_sub(reserve_centi);
+    let reading_text = match reading.unit {
+        FreeUnit::Gib => format!(
+            "`available` {} GiB from your `free -g` (free -g prints GiB, rounded down) = {} × 1.073741824 = {} GB",
+            reading.available_text,
+            reading.available_text,
+            show_centi(available)
+        ),
+        FreeUnit::Human => format!(
+            "`available` {} from your `free -h` (Gi = GiB = 1.073741824 GB) = {} GB",
+            reading.available_text,
+            show_centi(available)
+        ),
+        unit => format!(
+            "`available` {} from your `{}` = {} GB",
+            reading.available_text,
+            unit.flag(),
+            show_centi(available)
+        ),
+    };
+    Budget {
+        basis: BudgetBasis::Pasted,
+        available_centi_gb: available,
+        reserve_centi_gb: reserve_centi,
+        centi_gb: centi,
+        explanation: format!(
+            "{reading_text}; minus {reserve_text} = {} GB",
+            show_centi(centi)
+        ),
+    }
+}
+
+/// Used only when no `free` output was given, and said so.
+pub fn nominal(k: &Knowledge) -> Budget {
+    let f = k.spark("idle available memory");
+    let available = centi_gb_down(f.value * GIB);
+    let (reserve_centi, reserve_text) = reserve(k);
+    let centi = available.saturating_sub(reserve_centi);
+    Budget {
+        basis: BudgetBasis::Nominal,
+        available_centi_gb: available,
+        reserve_centi_gb: reserve_centi,
+        centi_gb: centi,
+        explanation: format!(
+            "no `free -g` given, so an idle Spark's {} GiB available ({}) = {} GB; minus {reserve_text} = {} GB",
+            plain(f.value),
+            f.cite,
+            show_centi(available),
+            show_centi(centi)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::free::parse_free;
+
+    #[test]
+    fn free_g_115_gib_is_123_48_gb_less_the_reserve() {
+        let text = include_str!("../../tests/fixtures/free-g-spark.txt");
+        let b = from_free(&parse_free(text).unwrap(), Knowledge::embedded());
+        assert_eq!(b.available_centi_gb, 12348);
+        assert_eq!(b.reserve_centi_gb, 400);
+        assert_eq!(b.centi_gb, 11948);
+        assert!(b.explanation.contains("115 × 1.073741824 = 123.48 GB"));
+    }
+
+    #[test]
+    fn a_full_pool_leaves_no_budget_rather_than_a_negative_one() {
+        let text = include_str!("../../tests/fixtures/free-h-spark-vllm-high.txt");
+        let b = from_free(&parse_free(text).unwrap(), Knowledge::embedded());
+        assert_eq!(b.available_centi_gb, 246);
+        assert_eq!(b.centi_gb, 0);
+    }
+}

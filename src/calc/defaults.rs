@@ -1,0 +1,108 @@
+//! Fills what the owner did not say with the common defaults, and records
+//! each one as an assumption the answer must state.
+
+use crate::calc::setup::{Dtype, LoraTargets, Method, ModelSpec, Optimizer, PlanInput};
+
+pub const DEFAULT_BATCH: u64 = 1;
+pub const DEFAULT_PACK: u64 = 2048;
+pub const DEFAULT_RANK: u64 = 16;
+
+/// The owner's answers; `None` means not said.
+#[derive(Debug, Clone, Default)]
+pub struct Choices {
+    pub dtype: Option<Dtype>,
+    pub optimizer: Option<Optimizer>,
+    pub batch: Option<u64>,
+    pub pack: Option<u64>,
+    pub grad_checkpointing: Option<bool>,
+    pub lora_rank: Option<u64>,
+    pub lora_targets: Option<LoraTargets>,
+}
+
+pub fn complete(
+    model: ModelSpec,
+    method: Method,
+    choices: &Choices,
+) -> (PlanInput, Vec<String>) {
+    let mut assumed = Vec::new();
+    // A quantized dtype named by the owner is the weights' storage; the
+    // compute dtype stays 16-bit.
+    let (dtype, weight_format) = match (choices.dtype, method) {
+        (Some(d), Method::Qlora) if d.is_quantized() => {
+            assumed.push("compute dtype bf16 (QLoRA computes in 16-bit)".to_string());
+            (Dtype::Bf16, if d == Dtype::Int4 { Dtype::Nf4Dq } else { d })
+        }
+        (Some(d), Method::Qlora) => {
+            assumed.push(
+                "base weights nf4 with double quantization (bitsandbytes QLoRA as most recipes set it)"
+                    .to_string(),
+            );
+            (d, Dtype::Nf4Dq)
+        }
+        (None, Method::Qlora) => {
+            assumed.push(
+                "base weights nf4 with double quantization, compute in bf16 (QLoRA as most recipes set it)"
+                    .to_string(),
+            );
+            (Dtype::Bf16, Dtype::Nf4Dq)
+        }
+        (Some(d), Method::Full) if d.is_quantized() => {
+            assumed.push(format!(
+                "full fine-tuning trains 16-bit weights, so {} was read as bf16",
+                d.key()
+            ));
+            (Dtype::Bf16, Dtype::Bf16)
+        }
+        (Some(d), _) if d.is_quantized() => (Dtype::Bf16, d),
+        (Some(d), _) => (d, d),
+        (None, _) => {
+            assumed.push("dtype bf16".to_string());
+            (Dtype::Bf16, Dtype::Bf16)
+        }
+    };
+    let optimizer = choices.optimizer.unwrap_or_else(|| {
+        assumed.push("optimizer AdamW with fp32 states".to_string());
+        Optimizer::AdamW
+    });
+    let batch = choices.batch.unwrap_or_else(|| {
+        assumed.push(format!("batch {DEFAULT_BATCH}"));
+        DEFAULT_BATCH
+    });
+    let pack = choices.pack.unwrap_or_else(|| {
+        assumed.push(format!("packing length {DEFAULT_PACK}"));
+        DEFAULT_PACK
+    });
+    let grad_checkpointing = choices.grad_checkpointing.unwrap_or_else(|| {
+        assumed.push("gradient checkpointing on".to_string());
+        true
+    });
+    let (lora_rank, lora_targets) = if method.uses_adapter() {
+        let rank = choices.lora_rank.unwrap_or_else(|| {
+            assumed.push(format!("LoRA rank {DEFAULT_RANK}"));
+            DEFAULT_RANK
+        });
+        let targets = choices.lora_targets.clone().unwrap_or_else(|| {
+            assumed.push("LoRA on all linear projections (all-linear)".to_string());
+            LoraTargets::AllLinear
+        });
+        (rank, targets)
+    } else {
+        (0, LoraTargets::AllLinear)
+    };
+    assumed.push("attention by PyTorch SDPA (no s² score matrix kept)".to_string());
+    (
+        PlanInput {
+            model,
+            method,
+            dtype,
+            weight_format,
+            optimizer,
+            batch,
+            pack,
+            grad_checkpointing,
+            lora_rank,
+            lora_targets,
+        },
+        assumed,
+    )
+}

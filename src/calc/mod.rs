@@ -1,0 +1,12 @@
+//! Pure, deterministic calculators: no I/O, no clocks.
+
+pub mod anchors;
+pub mod arch;
+pub mod budget;
+pub mod defaults;
+pub mod estimate;
+pub mod model_spec;
+pub mod plan;
+pub mod setup;
+pub mod units;
+pub mod verdict;

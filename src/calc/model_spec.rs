@@ -1,0 +1,92 @@
+//! Turns what the owner named (a catalog model, a bare size, a config.json)
+//! into the shapes the estimator needs.
+
+use crate::calc::arch::Arch;
+use crate::calc::setup::{ModelSpec, ShapeBasis};
+use crate::knowledge::{CatalogModel, Knowledge};
+
+pub fn from_catalog(m: &CatalogModel) -> ModelSpec {
+    ModelSpec {
+        display: m.name.clone(),
+        arch: m.arch.clone(),
+        params: m.arch.total_params(),
+        basis: ShapeBasis::Catalog {
+            model: m.name.clone(),
+            row: m.cite.row,
+        },
+    }
+}
+
+/// A bare parameter count: the weights use the count exactly; activations
+/// borrow the nearest dense catalog model's shapes, scaled to the count.
+pub fn from_params(params: u64, k: &Knowledge) -> ModelSpec {
+    let proxy = nearest_dense(params, k);
+    ModelSpec {
+        display: format!("a {} model", params_label(params)),
+        arch: proxy.arch.scaled_to(params),
+        params,
+        basis: ShapeBasis::Approximated {
+            params,
+            proxy: proxy.name.clone(),
+        },
+    }
+}
+
+pub fn from_config(arch: Arch, path: &str) -> ModelSpec {
+    ModelSpec {
+        display: format!("the model in {path}"),
+        params: arch.total_params(),
+        arch,
+        basis: ShapeBasis::Config {
+            path: path.to_string(),
+        },
+    }
+}
+
+fn nearest_dense(params: u64, k: &Knowledge) -> &CatalogModel {
+    let target = (params as f64).ln();
+    k.models
+        .iter()
+        .filter(|m| !m.arch.is_moe())
+        .min_by(|a, b| {
+            let da = ((a.arch.total_params() as f64).ln() - target).abs();
+            let db = ((b.arch.total_params() as f64).ln() - target).abs();
+            da.total_cmp(&db)
+        })
+        .expect("the catalog has dense models")
+}
+
+/// 70_000_000_000 as "70B", 1_500_000_000 as "1.5B", 500_000_000 as "500M".
+pub fn params_label(params: u64) -> String {
+    if params >= 1_000_000_000 {
+        let b = params as f64 / 1e9;
+        let s = format!("{b:.3}");
+        format!("{}B", s.trim_end_matches('0').trim_end_matches('.'))
+    } else {
+        format!("{}M", params / 1_000_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_70b_borrows_a_70b_shape_and_keeps_the_exact_count() {
+        let spec = from_params(70_000_000_000, Knowledge::embedded());
+        assert_eq!(spec.params, 70_000_000_000);
+        match spec.basis {
+            ShapeBasis::Approximated { proxy, .. } => assert!(proxy.contains("70B"), "{proxy}"),
+            other => panic!("{other:?}"),
+        }
+        let scaled = spec.arch.total_params() as f64;
+        assert!((scaled / 70e9 - 1.0).abs() < 0.05, "{scaled}");
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(params_label(70_000_000_000), "70B");
+        assert_eq!(params_label(1_500_000_000), "1.5B");
+        assert_eq!(params_label(500_000_000), "500M");
+    }
+}

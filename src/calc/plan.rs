@@ -1,0 +1,89 @@
+//! A whole headroom plan: the estimate, the budget, the verdict, the anchors
+//! and, when it is close, what shorter packing or a smaller batch would need.
+
+use crate::calc::anchors::{AnchorComparison, closest};
+use crate::calc::budget::{Budget, from_free, nominal};
+use crate::calc::estimate::{Estimate, estimate};
+use crate::calc::setup::PlanInput;
+use crate::calc::verdict::{Judgement, Verdict, judge};
+use crate::extract::free::FreeReading;
+use crate::knowledge::Knowledge;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Alternative {
+    pub change: String,
+    pub total_centi_gb: u64,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub input: PlanInput,
+    pub estimate: Estimate,
+    pub budget: Budget,
+    pub judgement: Judgement,
+    pub anchors: Vec<AnchorComparison>,
+    pub alternatives: Vec<Alternative>,
+    /// Inputs that took a default rather than the owner's answer.
+    pub assumptions: Vec<String>,
+}
+
+pub fn make_plan(
+    input: PlanInput,
+    free: Option<&FreeReading>,
+    assumptions: Vec<String>,
+    k: &Knowledge,
+) -> Plan {
+    let est = estimate(&input, k);
+    let budget = free.map_or_else(|| nominal(k), |r| from_free(r, k));
+    let judgement = judge(est.total_centi_gb, budget.centi_gb, k);
+    let alternatives = if judgement.verdict == Verdict::Fits {
+        Vec::new()
+    } else {
+        alternatives(&input, &budget, k)
+    };
+    Plan {
+        anchors: closest(&input, 2, k),
+        input,
+        estimate: est,
+        budget,
+        judgement,
+        alternatives,
+        assumptions,
+    }
+}
+
+/// The seed's order: shorter packing first, then a smaller batch.
+fn alternatives(input: &PlanInput, budget: &Budget, k: &Knowledge) -> Vec<Alternative> {
+    let mut out = Vec::new();
+    let mut try_change = |change: String, changed: PlanInput| {
+        let total = estimate(&changed, k).total_centi_gb;
+        out.push(Alternative {
+            change,
+            total_centi_gb: total,
+            verdict: judge(total, budget.centi_gb, k).verdict,
+        });
+    };
+    if input.pack >= 512 {
+        let pack = input.pack / 2;
+        try_change(
+            format!("packing {} → {pack}", input.pack),
+            PlanInput {
+                pack,
+                ..input.clone()
+            },
+        );
+    }
+    if input.batch > 1 {
+        let batch = input.batch / 2;
+        try_change(
+            format!("batch {} → {batch}", input.batch),
+            PlanInput {
+                batch,
+                ..input.clone()
+            },
+        );
+    }
+    out
+}

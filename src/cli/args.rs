@@ -1,0 +1,144 @@
+//! The command line, parsed once by clap into plain values.
+
+use clap::{ArgGroup, Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "headroom",
+    version,
+    about = "Plans memory headroom for ML training on an NVIDIA DGX Spark. Never runs a command.",
+    long_about = "headroom plans memory headroom for ML training runs on an NVIDIA DGX Spark (one 128 GB pool shared by CPU and GPU). \
+With no subcommand it opens a chat: describe the run in plain words and paste command output. \
+When stdin is not a terminal the same dialogue runs on it, turns separated by blank lines. \
+headroom never runs a command: it tells you what to run and reads what you paste."
+)]
+pub struct Cli {
+    /// Where transcripts and history live [env: HEADROOM_DATA_DIR; default: the platform data dir]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Answer "will this run fit?" in one shot
+    Plan(PlanArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group(ArgGroup::new("size").required(true).args(["params", "model", "config"])),
+    after_help = "Examples:
+  headroom plan --params 70B --method qlora --batch 1 --pack 2048
+  headroom plan --model \"Llama 3.1 70B\" --method qlora --free free.txt
+  free -g | headroom plan --model gemma-2-9b --method full --optimizer adamw_8bit --free - --json
+  headroom plan --config ./config.json --method lora --lora-rank 32 --lora-targets q_proj,v_proj
+
+Anything not given takes a common default that the answer states as an assumption:
+bf16, AdamW, gradient checkpointing on, batch 1, packing 2048 (LoRA: rank 16 on all-linear)."
+)]
+pub struct PlanArgs {
+    /// Total parameter count: 70B, 8.03b, 500M, 7000000000
+    #[arg(long, value_name = "SIZE", value_parser = parse_params)]
+    pub params: Option<u64>,
+    /// A catalog model: "Llama 3.1 70B", qwen2.5-7b, gemma2:9b
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// A Hugging Face config.json giving the exact architecture
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// full, lora or qlora
+    #[arg(long, value_name = "METHOD", value_parser = parse_method)]
+    pub method: crate::calc::setup::Method,
+    /// bf16, fp16, fp32 (or a weight format: nf4, nvfp4, mxfp4, fp8, int8, int4)
+    #[arg(long, value_name = "DTYPE", value_parser = parse_dtype)]
+    pub dtype: Option<crate::calc::setup::Dtype>,
+    /// Micro-batch size per step
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: Option<u64>,
+    /// Packing length (tokens per sequence)
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub pack: Option<u64>,
+    /// adamw, adamw_8bit, paged_adamw_8bit, paged_adamw_32bit or sgd
+    #[arg(long, value_name = "NAME", value_parser = parse_optimizer)]
+    pub optimizer: Option<crate::calc::setup::Optimizer>,
+    /// on or off
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    pub grad_checkpointing: Option<bool>,
+    /// LoRA rank
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub lora_rank: Option<u64>,
+    /// all-linear, attn, or module names: q_proj,v_proj
+    #[arg(long, value_name = "TARGETS", value_parser = parse_targets)]
+    pub lora_targets: Option<crate::calc::setup::LoraTargets>,
+    /// A file holding `free -g` output, or - for stdin
+    #[arg(long, value_name = "FILE|-")]
+    pub free: Option<PathBuf>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn parse_params(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_lowercase().replace(['_', ','], "");
+    let (num, scale) = if let Some(n) = t.strip_suffix('b') {
+        (n, 1e9)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 1e6)
+    } else {
+        (t.as_str(), 1.0)
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| "expected a size like 70B, 8.03B, 500M or 7000000000".to_string())?;
+    let params = (v * scale).round();
+    if !(1e6..=1e13).contains(&params) {
+        return Err("expected between 1M and 10000B parameters".into());
+    }
+    Ok(params as u64)
+}
+
+fn parse_method(s: &str) -> Result<crate::calc::setup::Method, String> {
+    crate::calc::setup::Method::parse(s).ok_or_else(|| "expected full, lora or qlora".into())
+}
+
+fn parse_dtype(s: &str) -> Result<crate::calc::setup::Dtype, String> {
+    crate::calc::setup::Dtype::parse(s)
+        .ok_or_else(|| "expected bf16, fp16, fp32, fp8, int8, int4, nf4, nf4-dq, nvfp4 or mxfp4".into())
+}
+
+fn parse_optimizer(s: &str) -> Result<crate::calc::setup::Optimizer, String> {
+    crate::calc::setup::Optimizer::parse(s).ok_or_else(|| {
+        "expected adamw, adamw_8bit, paged_adamw_8bit, paged_adamw_32bit or sgd".into()
+    })
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err("expected on or off".into()),
+    }
+}
+
+fn parse_targets(s: &str) -> Result<crate::calc::setup::LoraTargets, String> {
+    crate::calc::setup::LoraTargets::parse(s)
+        .ok_or_else(|| "expected all-linear, attn, or names like q_proj,v_proj".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_params("70B"), Ok(70_000_000_000));
+        assert_eq!(parse_params("8.03b"), Ok(8_030_000_000));
+        assert_eq!(parse_params("500M"), Ok(500_000_000));
+        assert!(parse_params("seventy").is_err());
+        assert!(parse_params("0").is_err());
+    }
+}

@@ -1,0 +1,67 @@
+//! The binary's entry: parse flags, pick the mode, map errors to exit codes.
+
+pub mod args;
+pub mod plan;
+
+use crate::conversation::{Conversation, now};
+use crate::memory::datadir;
+use args::{Cli, Command};
+use clap::Parser;
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("headroom: {message}");
+    ExitCode::FAILURE
+}
+
+fn is_broken_pipe(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::BrokenPipe
+}
+
+pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
+    match &cli.command {
+        Some(Command::Plan(args)) => match plan::run(args) {
+            Ok(text) => match writeln!(std::io::stdout(), "{text}") {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+                Err(e) => fail(&e.to_string()),
+            },
+            Err(e) => fail(&e.to_string()),
+        },
+        None => dialogue(&cli),
+    }
+}
+
+fn dialogue(cli: &Cli) -> ExitCode {
+    let dir = match datadir::resolve(cli.data_dir.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(&e),
+    };
+    let mut conv = match Conversation::open(&dir, now()) {
+        Ok(c) => c,
+        Err(e) => return fail(&e.to_string()),
+    };
+    if std::io::stdin().is_terminal() {
+        match crate::repl::run(&mut conv) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e.to_string()),
+        }
+    } else {
+        let stdin = std::io::stdin().lock();
+        let mut stdout = std::io::stdout().lock();
+        match crate::piped::run(&mut conv, stdin, &mut stdout) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+            Err(e) => fail(&format!("could not write the transcript or reply: {e}")),
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `headroom plan`: the headroom plan in one shot, as text or JSON.
+
+use crate::calc::defaults::{Choices, complete};
+use crate::calc::model_spec::{from_catalog, from_config, from_params};
+use crate::calc::plan::make_plan;
+use crate::cli::args::PlanArgs;
+use crate::extract::config_json::parse_config;
+use crate::extract::free::parse_free;
+use crate::extract::slots::find_model;
+use crate::knowledge::Knowledge;
+use crate::render::plan_json::plan_json;
+use crate::render::plan_md::render_plan;
+use crate::render::terminal::{Style, render};
+use crate::reply::InputLine;
+use std::io::Read;
+
+/// A problem with the flags, worded for the owner.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PlanError(pub String);
+
+fn read_source(path: &std::path::Path) -> Result<String, PlanError> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| PlanError(format!("--free -: could not read stdin: {e}")))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| PlanError(format!("cannot read {}: {e}", path.display())))
+    }
+}
+
+pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
+    let k = Knowledge::embedded();
+    let mut lines = Vec::new();
+    let flag = |name: &'static str, value: String, origin: String| InputLine {
+        name,
+        value,
+        origin,
+    };
+    let model = if let Some(path) = &args.config {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| PlanError(format!("--config: cannot read {}: {e}", path.display())))?;
+        let arch = parse_config(&text).map_err(|e| {
+            PlanError(format!("--config {}: {e}. {}", path.display(), e.hint()))
+        })?;
+        from_config(arch, &path.display().to_string())
+    } else if let Some(name) = &args.model {
+        let (found, _) = find_model(name, k).ok_or_else(|| {
+            PlanError(format!(
+                "--model {name:?} is not in the catalog (knowledge/models.md). Give --params with its size, --config with its config.json, or one of: {}",
+                k.models.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        from_catalog(k.model(&found).expect("find_model returns catalog names"))
+    } else {
+        let params = args.params.expect("clap requires one of --params, --model, --config");
+        from_params(params, k)
+    };
+    lines.push(flag(
+        "model",
+        format!("{} ({} params)", model.display, crate::calc::units::grouped(model.params)),
+        if args.config.is_some() {
+            "--config".into()
+        } else if args.model.is_some() {
+            "--model".into()
+        } else {
+            "--params".into()
+        },
+    ));
+    lines.push(flag("method", args.method.label().into(), "--method".into()));
+    if let Some(d) = args.dtype {
+        lines.push(flag("dtype", d.key().into(), "--dtype".into()));
+    }
+    if let Some(b) = args.batch {
+        lines.push(flag("batch", b.to_string(), "--batch".into()));
+    }
+    if let Some(p) = args.pack {
+        lines.push(flag("packing length", p.to_string(), "--pack".into()));
+    }
+    if let Some(o) = args.optimizer {
+        lines.push(flag("optimizer", o.key().into(), "--optimizer".into()));
+    }
+    let choices = Choices {
+        dtype: args.dtype,
+        optimizer: args.optimizer,
+        batch: args.batch,
+        pack: args.pack,
+        grad_checkpointing: args.grad_checkpointing,
+        lora_rank: args.lora_rank,
+        lora_targets: args.lora_targets.clone(),
+    };
+    let free = match &args.free {
+        None => None,
+        Some(path) => {
+            let text = read_source(path)?;
+            let reading = parse_free(&text).map_err(|e| {
+                PlanError(format!("--free {}: {e}. {}", path.display(), e.hint()))
+            })?;
+            lines.push(flag(
+                "free output",
+                format!("`{}` with available {}", reading.unit.flag(), reading.available_text),
+                format!("--free {}", path.display()),
+            ));
+            Some(reading)
+        }
+    };
+    let (input, assumptions) = complete(model, args.method, &choices);
+    let plan = make_plan(input, free.as_ref(), assumptions, k);
+    if args.json {
+        Ok(serde_json::to_string_pretty(&plan_json(&plan)).expect("plan JSON serializes"))
+    } else {
+        Ok(render(&render_plan(&plan, &lines), Style::detect()))
+    }
+}

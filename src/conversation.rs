@@ -1,0 +1,185 @@
+//! A running conversation: the session state, its transcript on disk, and
+//! the slash commands that need files. Shared by the REPL and piped mode.
+//!
+//! Order matters for memory: the owner's turn is synced to the transcript
+//! before the reply is computed, and the reply before it is shown.
+
+use crate::dialogue::commands::{self, SlashCommand, forget_targets};
+use crate::dialogue::engine::respond;
+use crate::dialogue::greeting::greeting;
+use crate::dialogue::session::Session;
+use crate::knowledge::Knowledge;
+use crate::memory::datadir::{create_private, ensure_private_dir};
+use crate::memory::export::session_markdown;
+use crate::memory::lock::{DataDirLock, acquire};
+use crate::memory::transcript::{Event, Transcript, load, replay};
+use crate::reply::Reply;
+use jiff::Timestamp;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Test hook: a fixed clock, so replayed transcripts print the same ages.
+pub const ENV_NOW: &str = "HEADROOM_NOW";
+
+pub fn now() -> Timestamp {
+    std::env::var(ENV_NOW)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(Timestamp::now)
+}
+
+pub enum Outcome {
+    Reply(Reply),
+    Quit,
+}
+
+pub struct Conversation {
+    pub session: Session,
+    transcript: Transcript,
+    id: String,
+    dir: PathBuf,
+    unreadable_lines: usize,
+    _lock: DataDirLock,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot use the data directory {dir}: {source}")]
+    Dir {
+        dir: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Lock(#[from] crate::memory::lock::LockError),
+}
+
+impl Conversation {
+    /// Lock the data directory, replay its transcript, start a new session.
+    pub fn open(dir: &Path, at: Timestamp) -> Result<Conversation, StartError> {
+        let dir_err = |source| StartError::Dir {
+            dir: dir.display().to_string(),
+            source,
+        };
+        ensure_private_dir(dir).map_err(dir_err)?;
+        let lock = acquire(dir)?;
+        let (events, unreadable_lines) = load(dir).map_err(dir_err)?;
+        let session = replay(&events, Knowledge::embedded());
+        let mut transcript = Transcript::open(dir).map_err(dir_err)?;
+        let id = at.strftime("%Y%m%dT%H%M%SZ").to_string();
+        transcript
+            .append(&Event::SessionStart {
+                at,
+                session: id.clone(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+            })
+            .map_err(dir_err)?;
+        Ok(Conversation {
+            session,
+            transcript,
+            id,
+            dir: dir.to_path_buf(),
+            unreadable_lines,
+            _lock: lock,
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn greeting(&self, at: Timestamp) -> String {
+        let mut text = greeting(&self.session, at, Knowledge::embedded());
+        if self.unreadable_lines > 0 {
+            text.push_str(&format!(
+                "\n\n({} line(s) of {} could not be read and were skipped; everything else was kept.)",
+                self.unreadable_lines,
+                self.transcript.path().display()
+            ));
+        }
+        text
+    }
+
+    fn record(&mut self, event: Event) -> std::io::Result<()> {
+        self.transcript.append(&event)
+    }
+
+    /// Handle one turn: a slash command or the owner's words.
+    pub fn turn(&mut self, text: &str, at: Timestamp) -> std::io::Result<Outcome> {
+        if let Some(cmd) = commands::parse(text) {
+            return self.command(cmd, at);
+        }
+        self.record(Event::Owner {
+            at,
+            session: self.id.clone(),
+            text: text.to_string(),
+        })?;
+        let reply = respond(&mut self.session, text, at, Knowledge::embedded());
+        self.record(Event::reply(at, &self.id, &reply))?;
+        Ok(Outcome::Reply(reply))
+    }
+
+    /// The owner abandoned an answer with Ctrl-C.
+    pub fn cancelled(&mut self, at: Timestamp) -> std::io::Result<()> {
+        self.record(Event::Cancelled {
+            at,
+            session: self.id.clone(),
+        })
+    }
+
+    fn command(&mut self, cmd: SlashCommand, at: Timestamp) -> std::io::Result<Outcome> {
+        let reply = match cmd {
+            SlashCommand::Quit => return Ok(Outcome::Quit),
+            SlashCommand::Help => commands::help(),
+            SlashCommand::Status => commands::status(&self.session, at),
+            SlashCommand::Unknown(name) => commands::unknown(&name),
+            SlashCommand::Forget(arg) => match forget_targets(arg.as_deref()) {
+                Err(msg) => Reply::problem(msg),
+                Ok(slots) => {
+                    let mut dropped = Vec::new();
+                    for slot in slots {
+                        if self.session.facts.forget(slot) {
+                            self.record(Event::Forget {
+                                at,
+                                session: self.id.clone(),
+                                slot: slot.key().to_string(),
+                            })?;
+                            dropped.push(slot.key());
+                        }
+                    }
+                    if dropped.is_empty() {
+                        Reply::info("I had nothing remembered under that name.")
+                    } else {
+                        Reply::info(format!(
+                            "Forgot: {}. I will ask for it again when a plan needs it.",
+                            dropped.join(", ")
+                        ))
+                    }
+                }
+            },
+            SlashCommand::Export(path) => self.export(path, at),
+        };
+        Ok(Outcome::Reply(reply))
+    }
+
+    fn export(&mut self, path: Option<String>, at: Timestamp) -> Reply {
+        let target = path.map(PathBuf::from).unwrap_or_else(|| {
+            PathBuf::from(format!(
+                "headroom-session-{}.md",
+                at.strftime("%Y%m%dT%H%M%SZ")
+            ))
+        });
+        let result = load(&self.dir).and_then(|(events, _)| {
+            let md = session_markdown(&events, &self.id);
+            let mut f = create_private(&target)?;
+            f.write_all(md.as_bytes())?;
+            f.sync_all()
+        });
+        match result {
+            Ok(()) => Reply::info(format!("Wrote this session to {}.", target.display())),
+            Err(e) => Reply::problem(format!(
+                "Could not write {}: {e}. Give another path: `/export FILE`.",
+                target.display()
+            )),
+        }
+    }
+}

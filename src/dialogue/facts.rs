@@ -1,0 +1,282 @@
+//! What the owner has told headroom so far, each answer with the words it
+//! came from and when; rebuilt from the raw transcript on every start.
+
+use crate::calc::arch::Arch;
+use crate::calc::setup::{Dtype, LoraTargets, Method, Optimizer};
+use crate::extract::free::FreeReading;
+use crate::extract::slots::{Found, Slot};
+use jiff::Timestamp;
+
+/// A remembered answer: the value, the owner's words, and when they said it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Known<T> {
+    pub value: T,
+    pub words: String,
+    pub at: Timestamp,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelChoice {
+    Catalog(String),
+    Params(u64),
+    Config { arch: Arch, label: String },
+}
+
+/// A `free` paste: the raw text is kept so every budget is recomputed from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreePaste {
+    pub raw: String,
+    pub reading: FreeReading,
+}
+
+/// Names of the answers, for `/forget` and for asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotName {
+    Model,
+    Method,
+    Dtype,
+    Batch,
+    Pack,
+    Free,
+    Optimizer,
+    Checkpointing,
+    Rank,
+    Targets,
+}
+
+impl SlotName {
+    pub const ALL: [SlotName; 10] = [
+        SlotName::Model,
+        SlotName::Method,
+        SlotName::Dtype,
+        SlotName::Batch,
+        SlotName::Pack,
+        SlotName::Free,
+        SlotName::Optimizer,
+        SlotName::Checkpointing,
+        SlotName::Rank,
+        SlotName::Targets,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            SlotName::Model => "model",
+            SlotName::Method => "method",
+            SlotName::Dtype => "dtype",
+            SlotName::Batch => "batch",
+            SlotName::Pack => "pack",
+            SlotName::Free => "free",
+            SlotName::Optimizer => "optimizer",
+            SlotName::Checkpointing => "checkpointing",
+            SlotName::Rank => "rank",
+            SlotName::Targets => "targets",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<SlotName> {
+        let w = word.trim().to_ascii_lowercase();
+        let w = match w.as_str() {
+            "params" | "size" | "parameters" => "model",
+            "batch_size" | "bs" => "batch",
+            "packing" | "seq" | "max_seq_length" => "pack",
+            "free-g" | "free -g" | "memory" => "free",
+            "optim" => "optimizer",
+            "grad-checkpointing" | "gradient_checkpointing" | "ckpt" => "checkpointing",
+            "lora_rank" | "r" => "rank",
+            "target_modules" | "lora_targets" => "targets",
+            other => other,
+        };
+        SlotName::ALL.into_iter().find(|s| s.key() == w)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facts {
+    pub model: Option<Known<ModelChoice>>,
+    pub method: Option<Known<Method>>,
+    pub dtype: Option<Known<Dtype>>,
+    pub batch: Option<Known<u64>>,
+    pub pack: Option<Known<u64>>,
+    pub free: Option<Known<FreePaste>>,
+    pub optimizer: Option<Known<Optimizer>>,
+    pub checkpointing: Option<Known<bool>>,
+    pub rank: Option<Known<u64>>,
+    pub targets: Option<Known<LoraTargets>>,
+}
+
+/// One answer that changed, for the acknowledgement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Update {
+    pub slot: SlotName,
+    pub value: String,
+    pub words: String,
+    /// The value it replaced, when the owner changed an answer.
+    pub previous: Option<String>,
+}
+
+fn set<T: Clone + PartialEq>(
+    cell: &mut Option<Known<T>>,
+    value: T,
+    words: &str,
+    at: Timestamp,
+    slot: SlotName,
+    show: impl Fn(&T) -> String,
+) -> Option<Update> {
+    let previous = cell.as_ref().map(|k| k.value.clone());
+    if previous.as_ref() == Some(&value) {
+        return None;
+    }
+    let update = Update {
+        slot,
+        value: show(&value),
+        words: words.to_string(),
+        previous: previous.as_ref().map(&show),
+    };
+    *cell = Some(Known {
+        value,
+        words: words.to_string(),
+        at,
+    });
+    Some(update)
+}
+
+pub fn show_model(m: &ModelChoice) -> String {
+    match m {
+        ModelChoice::Catalog(name) => name.clone(),
+        ModelChoice::Params(p) => format!(
+            "{} parameters",
+            crate::calc::model_spec::params_label(*p)
+        ),
+        ModelChoice::Config { label, .. } => label.clone(),
+    }
+}
+
+pub fn show_checkpointing(on: &bool) -> String {
+    if *on { "on" } else { "off" }.to_string()
+}
+
+impl Facts {
+    /// Apply one extracted slot; returns what changed.
+    pub fn absorb(&mut self, found: &Found, at: Timestamp) -> Option<Update> {
+        let w = found.words.as_str();
+        match &found.slot {
+            Slot::Model(name) => set(
+                &mut self.model,
+                ModelChoice::Catalog(name.clone()),
+                w,
+                at,
+                SlotName::Model,
+                show_model,
+            ),
+            Slot::Params(p) => set(
+                &mut self.model,
+                ModelChoice::Params(*p),
+                w,
+                at,
+                SlotName::Model,
+                show_model,
+            ),
+            Slot::Method(m) => set(&mut self.method, *m, w, at, SlotName::Method, |m| {
+                m.label().to_string()
+            }),
+            Slot::Dtype(d) => set(&mut self.dtype, *d, w, at, SlotName::Dtype, |d| {
+                d.key().to_string()
+            }),
+            Slot::Batch(b) => set(&mut self.batch, *b, w, at, SlotName::Batch, u64::to_string),
+            Slot::Pack(p) => set(&mut self.pack, *p, w, at, SlotName::Pack, u64::to_string),
+            Slot::Optimizer(o) => set(&mut self.optimizer, *o, w, at, SlotName::Optimizer, |o| {
+                o.key().to_string()
+            }),
+            Slot::GradCheckpointing(on) => set(
+                &mut self.checkpointing,
+                *on,
+                w,
+                at,
+                SlotName::Checkpointing,
+                show_checkpointing,
+            ),
+            Slot::LoraRank(r) => set(&mut self.rank, *r, w, at, SlotName::Rank, u64::to_string),
+            Slot::LoraTargets(t) => set(&mut self.targets, t.clone(), w, at, SlotName::Targets, |t| {
+                t.label()
+            }),
+        }
+    }
+
+    pub fn absorb_config(&mut self, arch: Arch, label: String, at: Timestamp) -> Option<Update> {
+        let words = label.clone();
+        set(
+            &mut self.model,
+            ModelChoice::Config { arch, label },
+            &words,
+            at,
+            SlotName::Model,
+            show_model,
+        )
+    }
+
+    pub fn absorb_free(&mut self, paste: FreePaste, at: Timestamp) -> Update {
+        let value = format!("available {}", paste.reading.available_text);
+        self.free = Some(Known {
+            value: paste,
+            words: "your pasted free output".into(),
+            at,
+        });
+        Update {
+            slot: SlotName::Free,
+            value,
+            words: "pasted free output".into(),
+            previous: None,
+        }
+    }
+
+    /// Drop one remembered answer; true when there was one.
+    pub fn forget(&mut self, slot: SlotName) -> bool {
+        fn take<T>(c: &mut Option<T>) -> bool {
+            c.take().is_some()
+        }
+        match slot {
+            SlotName::Model => take(&mut self.model),
+            SlotName::Method => take(&mut self.method),
+            SlotName::Dtype => take(&mut self.dtype),
+            SlotName::Batch => take(&mut self.batch),
+            SlotName::Pack => take(&mut self.pack),
+            SlotName::Free => take(&mut self.free),
+            SlotName::Optimizer => take(&mut self.optimizer),
+            SlotName::Checkpointing => take(&mut self.checkpointing),
+            SlotName::Rank => take(&mut self.rank),
+            SlotName::Targets => take(&mut self.targets),
+        }
+    }
+
+    /// What the owner has answered, as (slot, value, words, when).
+    pub fn answered(&self) -> Vec<(SlotName, String, String, Timestamp)> {
+        fn row<T>(
+            out: &mut Vec<(SlotName, String, String, Timestamp)>,
+            slot: SlotName,
+            cell: &Option<Known<T>>,
+            show: impl Fn(&T) -> String,
+        ) {
+            if let Some(k) = cell {
+                out.push((slot, show(&k.value), k.words.clone(), k.at));
+            }
+        }
+        let mut out = Vec::new();
+        row(&mut out, SlotName::Model, &self.model, show_model);
+        row(&mut out, SlotName::Method, &self.method, |m| m.label().into());
+        row(&mut out, SlotName::Dtype, &self.dtype, |d| d.key().into());
+        row(&mut out, SlotName::Batch, &self.batch, u64::to_string);
+        row(&mut out, SlotName::Pack, &self.pack, u64::to_string);
+        row(&mut out, SlotName::Free, &self.free, |f| {
+            format!(
+                "`{}` available {}",
+                f.reading.unit.flag(),
+                f.reading.available_text
+            )
+        });
+        row(&mut out, SlotName::Optimizer, &self.optimizer, |o| o.key().into());
+        row(&mut out, SlotName::Checkpointing, &self.checkpointing, show_checkpointing);
+        row(&mut out, SlotName::Rank, &self.rank, u64::to_string);
+        row(&mut out, SlotName::Targets, &self.targets, LoraTargets::label);
+        out
+    }
+}

@@ -1,0 +1,61 @@
+//! The first thing headroom says: a fresh start asks for the inputs; a
+//! return says what it remembers, what is done and what is not.
+
+use crate::calc::units::show_centi;
+use crate::dialogue::facts::SlotName;
+use crate::dialogue::plan_turn::{ask_for, missing, stale_free};
+use crate::dialogue::session::{Session, age, when};
+use crate::knowledge::Knowledge;
+use jiff::Timestamp;
+use std::fmt::Write;
+
+pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
+    let answered = session.facts.answered();
+    let still = missing(&session.facts);
+    if answered.is_empty() && session.last_plan.is_none() {
+        return format!(
+            "headroom plans memory for a training run on this DGX Spark. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
+            ask_for(&still, k)
+        );
+    }
+    let mut md = String::from("Welcome back. From earlier sessions I remember:\n\n");
+    status_lines(&mut md, session, now);
+    md.push('\n');
+    match &session.last_plan {
+        Some(p) => {
+            let _ = writeln!(
+                md,
+                "Done: headroom plan for {} on {}: {} ({} GB of {} GB).",
+                p.title,
+                when(p.at),
+                p.verdict.label(),
+                show_centi(p.total_centi_gb),
+                show_centi(p.budget_centi_gb)
+            );
+        }
+        None => md.push_str("Done: no plan yet.\n"),
+    }
+    if still.is_empty() {
+        md.push_str("Not done: nothing is missing for the plan; ask for it again any time (\"plan\"), or change an answer.\n");
+    } else {
+        let names: Vec<&str> = still.iter().map(|s| s.key()).collect();
+        let _ = writeln!(md, "Not done: the plan still needs {}.", names.join(", "));
+        let _ = write!(md, "\n{}\n", ask_for(&still, k));
+    }
+    if let Some(stale) = stale_free(&session.facts, now, k) {
+        let _ = write!(md, "\n{stale}\n");
+    }
+    md.trim_end().to_string()
+}
+
+/// One line per remembered answer, with the owner's words and their age.
+pub fn status_lines(md: &mut String, session: &Session, now: Timestamp) {
+    for (slot, value, words, at) in session.facts.answered() {
+        let quoted = if slot == SlotName::Free {
+            String::new()
+        } else {
+            format!(" (\"{words}\")")
+        };
+        let _ = writeln!(md, "- {}: {value}{quoted}, {}", slot.key(), age(at, now));
+    }
+}

@@ -1,0 +1,172 @@
+//! The headroom-plan workflow: what is still missing, the question that asks
+//! for it, and the plan once everything is known.
+
+use crate::calc::defaults::{Choices, complete};
+use crate::calc::model_spec::{from_catalog, from_config, from_params};
+use crate::calc::plan::{Plan, make_plan};
+use crate::calc::setup::{Method, ModelSpec};
+use crate::dialogue::facts::{Facts, Known, ModelChoice, SlotName, show_model};
+use crate::dialogue::session::{PlanRecord, Session, age, hours_between, when};
+use crate::knowledge::Knowledge;
+use crate::render::plan_json::plan_json;
+use crate::render::plan_md::render_plan;
+use crate::reply::{InputLine, Reply, ReplyKind};
+use jiff::Timestamp;
+use std::fmt::Write;
+
+/// The inputs the seed asks for, in its order, that are not known yet.
+pub fn missing(facts: &Facts) -> Vec<SlotName> {
+    let mut out = Vec::new();
+    if facts.model.is_none() {
+        out.push(SlotName::Model);
+    }
+    if facts.method.is_none() {
+        out.push(SlotName::Method);
+    }
+    let qlora = facts.method.as_ref().is_some_and(|m| m.value == Method::Qlora);
+    if facts.dtype.is_none() && !qlora {
+        out.push(SlotName::Dtype);
+    }
+    if facts.batch.is_none() {
+        out.push(SlotName::Batch);
+    }
+    if facts.pack.is_none() {
+        out.push(SlotName::Pack);
+    }
+    if facts.free.is_none() {
+        out.push(SlotName::Free);
+    }
+    out
+}
+
+fn ask_line(slot: SlotName, k: &Knowledge) -> String {
+    match slot {
+        SlotName::Model => {
+            "the model: a catalog name (\"Llama 3.1 70B\", \"Qwen2.5 7B\") or its parameter count (\"params 8b\")".into()
+        }
+        SlotName::Method => "the method: full fine-tune, LoRA or QLoRA".into(),
+        SlotName::Dtype => "the dtype: bf16, fp16 or fp32".into(),
+        SlotName::Batch => "the batch size (\"batch 1\", \"per_device_train_batch_size=2\")".into(),
+        SlotName::Pack => {
+            "the packing length (\"packing 2048\", \"max_seq_length=4096\")".into()
+        }
+        SlotName::Free => format!(
+            "the memory the box has now: run `{}` on the Spark and paste all three lines it prints",
+            k.command("free").command
+        ),
+        other => other.key().into(),
+    }
+}
+
+/// One message asking for everything still missing.
+pub fn ask_for(missing: &[SlotName], k: &Knowledge) -> String {
+    let mut md = String::from("To plan this run I still need:\n\n");
+    for slot in missing {
+        let _ = writeln!(md, "- {}", ask_line(*slot, k));
+    }
+    md.push_str("\nSay them in any order, in one message or several.");
+    md
+}
+
+fn origin<T>(known: &Known<T>) -> String {
+    format!("you said \"{}\" on {}", known.words, when(known.at))
+}
+
+fn model_spec(choice: &ModelChoice, k: &Knowledge) -> Option<ModelSpec> {
+    match choice {
+        ModelChoice::Catalog(name) => k.model(name).map(from_catalog),
+        ModelChoice::Params(p) => Some(from_params(*p, k)),
+        ModelChoice::Config { arch, label } => Some(from_config(arch.clone(), label)),
+    }
+}
+
+fn input_lines(facts: &Facts, spec: &ModelSpec) -> Vec<InputLine> {
+    let mut lines = Vec::new();
+    if let Some(m) = &facts.model {
+        lines.push(InputLine {
+            name: "model",
+            value: format!("{} ({} params)", show_model(&m.value), crate::calc::units::grouped(spec.params)),
+            origin: origin(m),
+        });
+    }
+    let mut push = |name, value: Option<String>, o: Option<String>| {
+        if let (Some(value), Some(origin)) = (value, o) {
+            lines.push(InputLine { name, value, origin });
+        }
+    };
+    push("method", facts.method.as_ref().map(|m| m.value.label().to_string()), facts.method.as_ref().map(origin));
+    push("dtype", facts.dtype.as_ref().map(|d| d.value.key().to_string()), facts.dtype.as_ref().map(origin));
+    push("batch", facts.batch.as_ref().map(|b| b.value.to_string()), facts.batch.as_ref().map(origin));
+    push("packing length", facts.pack.as_ref().map(|p| p.value.to_string()), facts.pack.as_ref().map(origin));
+    push("optimizer", facts.optimizer.as_ref().map(|o| o.value.key().to_string()), facts.optimizer.as_ref().map(origin));
+    push(
+        "gradient checkpointing",
+        facts.checkpointing.as_ref().map(|c| if c.value { "on" } else { "off" }.to_string()),
+        facts.checkpointing.as_ref().map(origin),
+    );
+    push("LoRA rank", facts.rank.as_ref().map(|r| r.value.to_string()), facts.rank.as_ref().map(origin));
+    push("LoRA targets", facts.targets.as_ref().map(|t| t.value.label()), facts.targets.as_ref().map(origin));
+    push(
+        "free output",
+        facts.free.as_ref().map(|f| format!("`{}` with available {}", f.value.reading.unit.flag(), f.value.reading.available_text)),
+        facts.free.as_ref().map(|f| format!("pasted on {}", when(f.at))),
+    );
+    lines
+}
+
+/// Is the saved `free` output older than the freshness rule allows?
+pub fn stale_free(facts: &Facts, now: Timestamp, k: &Knowledge) -> Option<String> {
+    let f = facts.free.as_ref()?;
+    let limit = k.spark("fresh free output within");
+    (hours_between(f.at, now) > limit.value).then(|| {
+        format!(
+            "Your `free -g` is from {} ({}). Memory use changes as servers and jobs start and stop, so paste a fresh `free -g` before launch (freshness rule: {} h, {}).",
+            when(f.at),
+            age(f.at, now),
+            limit.value,
+            limit.cite
+        )
+    })
+}
+
+/// The plan from the answers as they are now.
+pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)> {
+    let model = model_spec(&facts.model.as_ref()?.value, k)?;
+    let method = facts.method.as_ref()?.value;
+    let choices = Choices {
+        dtype: facts.dtype.as_ref().map(|d| d.value),
+        optimizer: facts.optimizer.as_ref().map(|o| o.value),
+        batch: facts.batch.as_ref().map(|b| b.value),
+        pack: facts.pack.as_ref().map(|p| p.value),
+        grad_checkpointing: facts.checkpointing.as_ref().map(|c| c.value),
+        lora_rank: facts.rank.as_ref().map(|r| r.value),
+        lora_targets: facts.targets.as_ref().map(|t| t.value.clone()),
+    };
+    let lines = input_lines(facts, &model);
+    let (input, assumptions) = complete(model, method, &choices);
+    let free = facts.free.as_ref().map(|f| &f.value.reading);
+    Some((make_plan(input, free, assumptions, k), lines))
+}
+
+pub fn plan_reply(session: &mut Session, now: Timestamp, k: &Knowledge) -> Option<Reply> {
+    let (plan, lines) = build_plan(&session.facts, k)?;
+    let mut md = String::new();
+    if let Some(stale) = stale_free(&session.facts, now, k) {
+        let _ = writeln!(md, "{stale}\n");
+    }
+    md.push_str(&render_plan(&plan, &lines));
+    session.last_plan = Some(PlanRecord {
+        at: now,
+        title: format!("{} {}", plan.input.model.display, plan.input.method.label()),
+        verdict: plan.judgement.verdict,
+        total_centi_gb: plan.estimate.total_centi_gb,
+        budget_centi_gb: plan.budget.centi_gb,
+    });
+    Some(Reply {
+        kind: ReplyKind::Plan,
+        markdown: md,
+        commands: Vec::new(),
+        verdict: Some(plan.judgement.verdict),
+        facts: plan_json(&plan),
+    })
+}

@@ -1,0 +1,42 @@
+//! The dialogue's whole state: the owner's answers and what has been done.
+
+use crate::calc::verdict::Verdict;
+use crate::dialogue::facts::Facts;
+use jiff::Timestamp;
+
+/// A plan that was answered, kept as a record of work done (never as the
+/// source of a new verdict: plans are always recomputed from the answers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanRecord {
+    pub at: Timestamp,
+    pub title: String,
+    pub verdict: Verdict,
+    pub total_centi_gb: u64,
+    pub budget_centi_gb: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Session {
+    pub facts: Facts,
+    pub last_plan: Option<PlanRecord>,
+}
+
+/// "2026-11-29 10:00 UTC".
+pub fn when(at: Timestamp) -> String {
+    at.strftime("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// "3 h ago", "2 days ago", "just now".
+pub fn age(at: Timestamp, now: Timestamp) -> String {
+    let secs = now.as_second() - at.as_second();
+    match secs {
+        s if s < 60 => "just now".into(),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 2 * 86400 => format!("{} h ago", s / 3600),
+        s => format!("{} days ago", s / 86400),
+    }
+}
+
+pub fn hours_between(at: Timestamp, now: Timestamp) -> f64 {
+    (now.as_second() - at.as_second()) as f64 / 3600.0
+}

@@ -1,0 +1,211 @@
+//! Reads pasted `free` output (-g, -m, -k, -b or -h) into bytes.
+//!
+//! `free -g` prints whole GiB, rounded down; `-h` prints suffixed values
+//! (`115Gi`, some locales with a decimal comma). Plain numbers carry no unit,
+//! so the unit is inferred from the size of the total and said in the answer.
+
+use crate::calc::units::{GIB, KIB, MIB};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FreeUnit {
+    /// `free -g`: whole GiB.
+    Gib,
+    /// `free -m`: whole MiB.
+    Mib,
+    /// `free` / `free -k`: KiB.
+    Kib,
+    /// `free -b`: bytes.
+    Bytes,
+    /// `free -h`: each value carries its own suffix.
+    Human,
+}
+
+impl FreeUnit {
+    pub fn flag(self) -> &'static str {
+        match self {
+            FreeUnit::Gib => "free -g",
+            FreeUnit::Mib => "free -m",
+            FreeUnit::Kib => "free",
+            FreeUnit::Bytes => "free -b",
+            FreeUnit::Human => "free -h",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FreeReading {
+    pub unit: FreeUnit,
+    /// The `available` cell exactly as printed ("115", "114Gi", "2,3Gi").
+    pub available_text: String,
+    pub available_bytes: f64,
+    pub total_text: String,
+    pub total_bytes: f64,
+    pub used_bytes: f64,
+    pub buff_cache_bytes: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FreeError {
+    #[error("there is no `Mem:` line in what you pasted")]
+    NoMemLine,
+    #[error("the `Mem:` line has {found} values; `free` prints 6 (total used free shared buff/cache available)")]
+    TooFewColumns { found: usize },
+    #[error("`{cell}` in the `Mem:` line is not a memory size")]
+    BadCell { cell: String },
+}
+
+impl FreeError {
+    /// What to paste instead, for the owner.
+    pub fn hint(&self) -> &'static str {
+        "Run `free -g` on the Spark and paste all three lines it prints (the header, `Mem:` and `Swap:`)."
+    }
+}
+
+/// True when the text looks like `free` output at all (a `Mem:` line).
+pub fn looks_like_free(text: &str) -> bool {
+    text.lines().any(|l| l.trim_start().starts_with("Mem:"))
+}
+
+fn human_bytes(cell: &str) -> Option<f64> {
+    let cell = cell.trim();
+    let split = cell
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(cell.len());
+    let (num, suffix) = cell.split_at(split);
+    let value: f64 = num.replace(',', ".").parse().ok()?;
+    let factor = match suffix {
+        "" | "B" => 1.0,
+        "Ki" | "K" => KIB,
+        "Mi" | "M" => MIB,
+        "Gi" | "G" => GIB,
+        "Ti" | "T" => GIB * 1024.0,
+        _ => return None,
+    };
+    Some(value * factor)
+}
+
+fn unit_for_total(total: f64) -> FreeUnit {
+    // A machine between a few GiB and a few TiB puts the total in a distinct
+    // range for each flag.
+    if total < 10_000.0 {
+        FreeUnit::Gib
+    } else if total < 10_000_000.0 {
+        FreeUnit::Mib
+    } else if total < 10_000_000_000.0 {
+        FreeUnit::Kib
+    } else {
+        FreeUnit::Bytes
+    }
+}
+
+fn scale(unit: FreeUnit) -> f64 {
+    match unit {
+        FreeUnit::Gib => GIB,
+        FreeUnit::Mib => MIB,
+        FreeUnit::Kib => KIB,
+        FreeUnit::Bytes | FreeUnit::Human => 1.0,
+    }
+}
+
+pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
+    let mem = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("Mem:"))
+        .ok_or(FreeError::NoMemLine)?;
+    let cells: Vec<&str> = mem["Mem:".len()..].split_whitespace().collect();
+    if cells.len() < 6 {
+        return Err(FreeError::TooFewColumns { found: cells.len() });
+    }
+    let human = cells
+        .iter()
+        .any(|c| c.chars().any(|ch| ch.is_ascii_alphabetic()));
+    let bytes = |cell: &str| -> Result<f64, FreeError> {
+        let bad = || FreeError::BadCell {
+            cell: cell.to_string(),
+        };
+        if human {
+            human_bytes(cell).ok_or_else(bad)
+        } else {
+            cell.parse::<f64>().map_err(|_| bad())
+        }
+    };
+    let raw: Vec<f64> = cells.iter().take(6).map(|c| bytes(c)).collect::<Result<_, _>>()?;
+    let unit = if human {
+        FreeUnit::Human
+    } else {
+        unit_for_total(raw[0])
+    };
+    let s = scale(unit);
+    Ok(FreeReading {
+        unit,
+        available_text: cells[5].to_string(),
+        available_bytes: raw[5] * s,
+        total_text: cells[0].to_string(),
+        total_bytes: raw[0] * s,
+        used_bytes: raw[1] * s,
+        buff_cache_bytes: Some(raw[4] * s),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FREE_G: &str = "               total        used        free      shared  buff/cache   available\nMem:             119           4          80           0          35         115\nSwap:             15           0          15\n";
+
+    #[test]
+    fn free_g_is_read_in_gib() {
+        let r = parse_free(FREE_G).unwrap();
+        assert_eq!(r.unit, FreeUnit::Gib);
+        assert_eq!(r.available_text, "115");
+        assert_eq!(r.available_bytes, 115.0 * GIB);
+    }
+
+    #[test]
+    fn real_free_h_capture_with_suffixes() {
+        let text = include_str!("../../tests/fixtures/free-h-spark.txt");
+        let r = parse_free(text).unwrap();
+        assert_eq!(r.unit, FreeUnit::Human);
+        assert_eq!(r.available_bytes, 115.0 * GIB);
+        assert_eq!(r.buff_cache_bytes, Some(35.0 * GIB));
+    }
+
+    #[test]
+    fn comma_decimal_locale() {
+        let text = include_str!("../../tests/fixtures/free-h-spark-comma-locale.txt");
+        let r = parse_free(text).unwrap();
+        assert_eq!(r.available_bytes, 114.0 * GIB);
+        assert_eq!(r.used_bytes, 4.9 * GIB);
+    }
+
+    #[test]
+    fn free_b_in_bytes() {
+        let text = include_str!("../../tests/fixtures/free-b-spark.txt");
+        let r = parse_free(text).unwrap();
+        assert_eq!(r.unit, FreeUnit::Bytes);
+        assert_eq!(r.available_bytes, 124_065_050_624.0);
+    }
+
+    #[test]
+    fn free_m_inferred_from_the_total() {
+        let text = "Mem: 121704 4000 80000 0 35000 117000\n";
+        let r = parse_free(text).unwrap();
+        assert_eq!(r.unit, FreeUnit::Mib);
+    }
+
+    #[test]
+    fn bad_input_says_what_is_wrong() {
+        assert_eq!(parse_free("hello"), Err(FreeError::NoMemLine));
+        assert_eq!(
+            parse_free("Mem: 119 4 80"),
+            Err(FreeError::TooFewColumns { found: 3 })
+        );
+        assert!(matches!(
+            parse_free("Mem: 119 4 80 0 35 lots"),
+            Err(FreeError::BadCell { .. })
+        ));
+    }
+}

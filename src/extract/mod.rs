@@ -1,0 +1,5 @@
+//! Pure readers: plain language to slots, pasted output to typed readings.
+
+pub mod config_json;
+pub mod free;
+pub mod slots;

@@ -1,0 +1,285 @@
+//! Plain language to plan slots: "QLoRA on Llama 3.1 70B, batch 1, packing
+//! 2048", "params 8b", "bf16", "max_seq_length=4096", "bs 2".
+//!
+//! Extraction is deliberately literal: a slot is filled only by words that
+//! name it, and each value keeps the words it came from so the answer can
+//! quote them back.
+
+use crate::calc::setup::{Dtype, LoraTargets, Method, Optimizer};
+use crate::knowledge::Knowledge;
+use regex::Regex;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Slot {
+    /// A catalog model by its name in knowledge/models.md.
+    Model(String),
+    /// A bare parameter count.
+    Params(u64),
+    Method(Method),
+    Dtype(Dtype),
+    Batch(u64),
+    Pack(u64),
+    Optimizer(Optimizer),
+    GradCheckpointing(bool),
+    LoraRank(u64),
+    LoraTargets(LoraTargets),
+}
+
+/// A slot value and the owner's words that gave it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub slot: Slot,
+    pub words: String,
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in pattern {pattern}: {e}"))
+}
+
+static METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params)|fft)\b")
+});
+static DTYPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(bf16|bfloat16|fp16|float16|fp32|float32|fp8|int8|int4|nf4|nvfp4|mxfp4)\b")
+});
+static BATCH: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:per_device_train_batch_size|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bs)\s*(?:=|:|of|is|to)?\s*(\d+)\b")
+});
+static PACK: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|max_seq_length|max_seq_len|max_length|sequence_len|cutoff_len|seq(?:uence)?[\s_-]?len(?:gth)?|context(?:[\s_-]?length)?|ctx)\s*(?:=|:|of|is|to|at)?\s*(\d[\d,_]*)(\s*k)?\b")
+});
+static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(paged[_-]?adamw[_-]?(?:8|32)[_-]?bit|adamw[_-]?(?:bnb[_-]?)?8[_-]?bit|8[_-]?bit[\s_-]?adamw|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b")
+});
+static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(no|without)?\s*(?:gradient|grad)[\s_-]?checkpointing\b(?:\s*(?:=|:|is)?\s*(on|off|true|false|yes|no|enabled|disabled)\b)?")
+});
+static RANK: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:\b(?:lora[\s_-]?)?rank\s*(?:=|:|of|is)?\s*|\br\s*=\s*)(\d+)\b")
+});
+static TARGETS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear))")
+});
+static PARAMS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:params?|parameters?|param count|size)\s*(?:=|:|of|is)?\s*(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)\b")
+});
+static PARAMS_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(\d+(?:\.\d+)?)\s*(b|bn|billion)\b(?:[\s-]*(?:params?|parameters?|model))?")
+});
+
+fn normalized(text: &str) -> String {
+    text.to_ascii_lowercase()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .collect()
+}
+
+/// The catalog model named in the text: the longest alias that appears.
+pub fn find_model(text: &str, k: &Knowledge) -> Option<(String, String)> {
+    let hay = normalized(text);
+    let mut best: Option<(usize, &str, String)> = None;
+    for m in &k.models {
+        for alias in std::iter::once(&m.name).chain(m.aliases.iter()) {
+            let needle = normalized(alias);
+            if needle.len() < 4 || !hay.contains(&needle) {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(len, _, _)| needle.len() > *len) {
+                best = Some((needle.len(), &m.name, alias.clone()));
+            }
+        }
+    }
+    best.map(|(_, name, alias)| (name.to_string(), alias))
+}
+
+fn params_value(num: &str, unit: &str) -> Option<u64> {
+    let v: f64 = num.parse().ok()?;
+    let scale = match unit.to_ascii_lowercase().as_str() {
+        "b" | "bn" | "billion" => 1e9,
+        "m" | "million" => 1e6,
+        _ => return None,
+    };
+    let params = (v * scale).round();
+    (params >= 1e6 && params <= 1e13).then_some(params as u64)
+}
+
+fn number(raw: &str) -> Option<u64> {
+    raw.replace([',', '_'], "").parse().ok()
+}
+
+/// Every slot the text names, in the order the slots are listed above.
+pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut push = |slot: Slot, words: &str| {
+        out.push(Found {
+            slot,
+            words: words.trim().to_string(),
+        })
+    };
+
+    let model = find_model(text, k);
+    if let Some(c) = PARAMS_NAMED.captures(text) {
+        if let Some(p) = params_value(&c[1], &c[2]) {
+            push(Slot::Params(p), &c[0]);
+        }
+    } else if let Some((name, alias)) = &model {
+        push(Slot::Model(name.clone()), alias);
+    } else if let Some(c) = PARAMS_BARE.captures(text)
+        && let Some(p) = params_value(&c[1], &c[2])
+    {
+        push(Slot::Params(p), &c[0]);
+    }
+
+    if let Some(c) = METHOD.captures(text) {
+        let word = c[1].to_ascii_lowercase().replace('-', "");
+        let method = if word == "qlora" {
+            Method::Qlora
+        } else if word == "lora" {
+            Method::Lora
+        } else {
+            Method::Full
+        };
+        push(Slot::Method(method), &c[0]);
+    }
+    if let Some(c) = DTYPE.captures(text)
+        && let Some(d) = Dtype::parse(&c[1])
+    {
+        push(Slot::Dtype(d), &c[0]);
+    }
+    if let Some(c) = BATCH.captures(text)
+        && let Some(b) = number(&c[1]).filter(|b| *b > 0)
+    {
+        push(Slot::Batch(b), &c[0]);
+    }
+    if let Some(c) = PACK.captures(text)
+        && let Some(n) = number(&c[1])
+    {
+        let pack = if c.get(2).is_some() { n * 1024 } else { n };
+        if pack > 0 {
+            push(Slot::Pack(pack), &c[0]);
+        }
+    }
+    if let Some(c) = OPTIMIZER.captures(text) {
+        let word = c[1].to_ascii_lowercase().replace('-', "_");
+        let key = if word.starts_with("8") || word.contains("bnb") {
+            "adamw_8bit".to_string()
+        } else {
+            word
+        };
+        if let Some(o) = Optimizer::parse(&key) {
+            push(Slot::Optimizer(o), &c[0]);
+        }
+    }
+    if let Some(c) = CHECKPOINTING.captures(text) {
+        let negated = c.get(1).is_some();
+        let off = c.get(2).is_some_and(|v| {
+            matches!(
+                v.as_str().to_ascii_lowercase().as_str(),
+                "off" | "false" | "no" | "disabled"
+            )
+        });
+        push(Slot::GradCheckpointing(!(negated ^ off)), &c[0]);
+    }
+    if let Some(c) = RANK.captures(text)
+        && let Some(r) = number(&c[1]).filter(|r| *r > 0)
+    {
+        push(Slot::LoraRank(r), &c[0]);
+    }
+    if let Some(c) = TARGETS.captures(text) {
+        let targets = if c.get(2).is_some() {
+            Some(LoraTargets::AllLinear)
+        } else {
+            let list: String = c[1]
+                .chars()
+                .filter(|ch| !matches!(ch, '[' | ']' | '\'' | '"'))
+                .collect();
+            LoraTargets::parse(&list)
+        };
+        if let Some(t) = targets {
+            push(Slot::LoraTargets(t), &c[0]);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slots(text: &str) -> Vec<Slot> {
+        extract(text, Knowledge::embedded())
+            .into_iter()
+            .map(|f| f.slot)
+            .collect()
+    }
+
+    #[test]
+    fn the_issue_examples() {
+        assert_eq!(
+            slots("QLoRA on Llama 3.1 70B, batch 1, packing 2048"),
+            vec![
+                Slot::Model("Llama 3.1 70B".into()),
+                Slot::Method(Method::Qlora),
+                Slot::Batch(1),
+                Slot::Pack(2048)
+            ]
+        );
+        assert_eq!(slots("params 8b"), vec![Slot::Params(8_000_000_000)]);
+        assert_eq!(slots("bf16"), vec![Slot::Dtype(Dtype::Bf16)]);
+        assert_eq!(slots("full fine-tune"), vec![Slot::Method(Method::Full)]);
+        assert_eq!(slots("max_seq_length=4096"), vec![Slot::Pack(4096)]);
+        assert_eq!(slots("bs 2"), vec![Slot::Batch(2)]);
+    }
+
+    #[test]
+    fn catalog_names_in_many_spellings() {
+        for text in [
+            "meta-llama/Llama-3.1-70B-Instruct",
+            "llama3.1:70b",
+            "Llama 3.1 70B",
+        ] {
+            assert_eq!(slots(text), vec![Slot::Model("Llama 3.1 70B".into())], "{text}");
+        }
+        assert_eq!(slots("qwen2.5 7b"), vec![Slot::Model("Qwen2.5 7B".into())]);
+        assert_eq!(slots("Qwen2.5-72B"), vec![Slot::Model("Qwen2.5 72B".into())]);
+        assert_eq!(slots("gemma 2 9b"), vec![Slot::Model("Gemma 2 9B".into())]);
+        assert_eq!(slots("gemma-2-27b"), vec![Slot::Model("Gemma 2 27B".into())]);
+    }
+
+    #[test]
+    fn bare_sizes_and_knobs() {
+        assert_eq!(slots("a 13B model"), vec![Slot::Params(13_000_000_000)]);
+        assert_eq!(slots("seq len 4k"), vec![Slot::Pack(4096)]);
+        assert_eq!(
+            slots("adamw 8-bit"),
+            vec![Slot::Optimizer(Optimizer::AdamW8bit)]
+        );
+        assert_eq!(
+            slots("optim=paged_adamw_8bit"),
+            vec![Slot::Optimizer(Optimizer::PagedAdamW8bit)]
+        );
+        assert_eq!(
+            slots("no gradient checkpointing"),
+            vec![Slot::GradCheckpointing(false)]
+        );
+        assert_eq!(
+            slots("gradient_checkpointing=true"),
+            vec![Slot::GradCheckpointing(true)]
+        );
+        assert_eq!(slots("r=64"), vec![Slot::LoraRank(64)]);
+        assert_eq!(
+            slots("target_modules=['q_proj','v_proj']"),
+            vec![Slot::LoraTargets(LoraTargets::Named(vec![
+                "q_proj".into(),
+                "v_proj".into()
+            ]))]
+        );
+    }
+
+    #[test]
+    fn words_that_name_nothing_fill_nothing() {
+        assert!(slots("hello, what can you do?").is_empty());
+        assert!(slots("the run took 3 hours").is_empty());
+    }
+}

@@ -1,0 +1,19 @@
+//! headroom: a terminal assistant that plans memory headroom for ML training
+//! on an NVIDIA DGX Spark. It reads, computes and writes its own files; it
+//! never runs a command.
+//!
+//! Data flows one way: terminal → repl/piped → conversation → dialogue →
+//! extract → calc (with knowledge) → Reply → render. Only `repl`, `piped`,
+//! `conversation`, `memory` and `cli` touch the outside world.
+
+pub mod calc;
+pub mod cli;
+pub mod conversation;
+pub mod dialogue;
+pub mod extract;
+pub mod knowledge;
+pub mod memory;
+pub mod piped;
+pub mod render;
+pub mod repl;
+pub mod reply;

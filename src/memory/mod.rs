@@ -1,0 +1,6 @@
+//! The edge that keeps memory on disk: data directory, lock, transcript.
+
+pub mod datadir;
+pub mod export;
+pub mod lock;
+pub mod transcript;

@@ -1,0 +1,5 @@
+//! Turning replies into text: markdown for plans, terminal styling at the edge.
+
+pub mod plan_json;
+pub mod plan_md;
+pub mod terminal;

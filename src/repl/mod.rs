@@ -1,0 +1,79 @@
+//! The interactive edge: a rustyline prompt, history in the data directory,
+//! Ctrl-C that abandons a line or an answer but never the session, Ctrl-D
+//! that leaves.
+
+pub mod helper;
+
+use crate::conversation::{Conversation, Outcome, now};
+use crate::render::terminal::{Style, render};
+use helper::{ReplHelper, join_continuations};
+use rustyline::error::ReadlineError;
+use rustyline::history::DefaultHistory;
+use rustyline::{Config, Editor};
+use std::os::unix::fs::PermissionsExt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub const PROMPT: &str = "headroom> ";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReplError {
+    #[error("the line editor failed: {0}")]
+    Editor(#[from] ReadlineError),
+    #[error("could not write the transcript: {0}")]
+    Transcript(#[from] std::io::Error),
+}
+
+pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
+    let style = Style::detect();
+    let config = Config::builder()
+        .auto_add_history(false)
+        .history_ignore_space(true)
+        .max_history_size(2000)?
+        .bracketed_paste(true)
+        .build();
+    let mut rl: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
+    rl.set_helper(Some(ReplHelper));
+    let history = conv.data_dir().join("history.txt");
+    // A missing history file is a first run, not an error.
+    let _ = rl.load_history(&history);
+
+    // While an answer is being made the terminal is in cooked mode, so Ctrl-C
+    // arrives as SIGINT; catch it as a flag instead of dying.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&interrupted))?;
+
+    println!("{}\n", render(&conv.greeting(now()), style));
+    loop {
+        match rl.readline(PROMPT) {
+            Ok(line) => {
+                let text = join_continuations(&line);
+                if text.is_empty() {
+                    continue;
+                }
+                rl.add_history_entry(line.as_str())?;
+                if rl.append_history(&history).is_ok() {
+                    let _ = std::fs::set_permissions(&history, std::fs::Permissions::from_mode(0o600));
+                }
+                interrupted.store(false, Ordering::SeqCst);
+                match conv.turn(&text, now())? {
+                    Outcome::Quit => break,
+                    Outcome::Reply(reply) => {
+                        if interrupted.swap(false, Ordering::SeqCst) {
+                            conv.cancelled(now())?;
+                            println!("(answer abandoned; your words are kept in the transcript)\n");
+                        } else {
+                            println!("{}\n", render(&reply.markdown, style));
+                        }
+                    }
+                }
+            }
+            Err(ReadlineError::Interrupted) => {
+                println!("(line abandoned; Ctrl-D or /quit leaves)");
+            }
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}

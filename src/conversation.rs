@@ -45,10 +45,7 @@ pub struct Conversation {
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     #[error("cannot use the data directory {dir}: {source}")]
-    Dir {
-        dir: String,
-        source: std::io::Error,
-    },
+    Dir { dir: String, source: std::io::Error },
     #[error(transparent)]
     Lock(#[from] crate::memory::lock::LockError),
 }

@@ -6,7 +6,11 @@ use crate::render::terminal::{Style, render};
 use std::io::{BufRead, Write};
 
 /// Run every turn on `input`, writing replies to `out`. Ends at EOF or /quit.
-pub fn run(conv: &mut Conversation, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+pub fn run(
+    conv: &mut Conversation,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     writeln!(out, "{}\n", render(&conv.greeting(now()), Style::Plain))?;
     let mut turn = String::new();
     let mut lines = input.lines();

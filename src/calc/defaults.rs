@@ -19,11 +19,7 @@ pub struct Choices {
     pub lora_targets: Option<LoraTargets>,
 }
 
-pub fn complete(
-    model: ModelSpec,
-    method: Method,
-    choices: &Choices,
-) -> (PlanInput, Vec<String>) {
+pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInput, Vec<String>) {
     let mut assumed = Vec::new();
     // A quantized dtype named by the owner is the weights' storage; the
     // compute dtype stays 16-bit.

@@ -48,7 +48,13 @@ fn gb(bytes: f64) -> String {
     format!("{} GB", show_centi(centi_gb_up(bytes)))
 }
 
-fn term(key: &'static str, label: &'static str, bytes: f64, formula: String, source: String) -> Term {
+fn term(
+    key: &'static str,
+    label: &'static str,
+    bytes: f64,
+    formula: String,
+    source: String,
+) -> Term {
     Term {
         key,
         label,
@@ -59,7 +65,7 @@ fn term(key: &'static str, label: &'static str, bytes: f64, formula: String, sou
     }
 }
 
-fn dtype_figure<'k>(k: &'k Knowledge, d: Dtype) -> &'k Figure {
+fn dtype_figure(k: &Knowledge, d: Dtype) -> &Figure {
     k.dtype(d.key())
         .unwrap_or_else(|| panic!("knowledge/dtypes.md has no row {:?}", d.key()))
 }

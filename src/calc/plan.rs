@@ -54,36 +54,36 @@ pub fn make_plan(
     }
 }
 
-/// The seed's order: shorter packing first, then a smaller batch.
+/// The seed's order: halve the packing length until the run fits (not
+/// below 256 tokens), then halve the batch at that packing length.
 fn alternatives(input: &PlanInput, budget: &Budget, k: &Knowledge) -> Vec<Alternative> {
-    let mut out = Vec::new();
-    let mut try_change = |change: String, changed: PlanInput| {
-        let total = estimate(&changed, k).total_centi_gb;
+    const SHORTEST_PACK: u64 = 256;
+    let mut out: Vec<Alternative> = Vec::new();
+    let mut current = input.clone();
+    let fits = |out: &Vec<Alternative>| out.last().is_some_and(|a| a.verdict == Verdict::Fits);
+    let mut step = |changed: &PlanInput, out: &mut Vec<Alternative>| {
+        let total = estimate(changed, k).total_centi_gb;
+        let change = if changed.batch == input.batch {
+            format!("packing {} → {}", input.pack, changed.pack)
+        } else {
+            format!(
+                "packing {} → {} and batch {} → {}",
+                input.pack, changed.pack, input.batch, changed.batch
+            )
+        };
         out.push(Alternative {
             change,
             total_centi_gb: total,
             verdict: judge(total, budget.centi_gb, k).verdict,
         });
     };
-    if input.pack >= 512 {
-        let pack = input.pack / 2;
-        try_change(
-            format!("packing {} → {pack}", input.pack),
-            PlanInput {
-                pack,
-                ..input.clone()
-            },
-        );
+    while current.pack / 2 >= SHORTEST_PACK && !fits(&out) {
+        current.pack /= 2;
+        step(&current, &mut out);
     }
-    if input.batch > 1 {
-        let batch = input.batch / 2;
-        try_change(
-            format!("batch {} → {batch}", input.batch),
-            PlanInput {
-                batch,
-                ..input.clone()
-            },
-        );
+    while current.batch > 1 && !fits(&out) {
+        current.batch /= 2;
+        step(&current, &mut out);
     }
     out
 }

@@ -106,8 +106,9 @@ fn parse_method(s: &str) -> Result<crate::calc::setup::Method, String> {
 }
 
 fn parse_dtype(s: &str) -> Result<crate::calc::setup::Dtype, String> {
-    crate::calc::setup::Dtype::parse(s)
-        .ok_or_else(|| "expected bf16, fp16, fp32, fp8, int8, int4, nf4, nf4-dq, nvfp4 or mxfp4".into())
+    crate::calc::setup::Dtype::parse(s).ok_or_else(|| {
+        "expected bf16, fp16, fp32, fp8, int8, int4, nf4, nf4-dq, nvfp4 or mxfp4".into()
+    })
 }
 
 fn parse_optimizer(s: &str) -> Result<crate::calc::setup::Optimizer, String> {

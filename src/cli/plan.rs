@@ -43,9 +43,8 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
     let model = if let Some(path) = &args.config {
         let text = std::fs::read_to_string(path)
             .map_err(|e| PlanError(format!("--config: cannot read {}: {e}", path.display())))?;
-        let arch = parse_config(&text).map_err(|e| {
-            PlanError(format!("--config {}: {e}. {}", path.display(), e.hint()))
-        })?;
+        let arch = parse_config(&text)
+            .map_err(|e| PlanError(format!("--config {}: {e}. {}", path.display(), e.hint())))?;
         from_config(arch, &path.display().to_string())
     } else if let Some(name) = &args.model {
         let (found, _) = find_model(name, k).ok_or_else(|| {
@@ -56,12 +55,18 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
         })?;
         from_catalog(k.model(&found).expect("find_model returns catalog names"))
     } else {
-        let params = args.params.expect("clap requires one of --params, --model, --config");
+        let params = args
+            .params
+            .expect("clap requires one of --params, --model, --config");
         from_params(params, k)
     };
     lines.push(flag(
         "model",
-        format!("{} ({} params)", model.display, crate::calc::units::grouped(model.params)),
+        format!(
+            "{} ({} params)",
+            model.display,
+            crate::calc::units::grouped(model.params)
+        ),
         if args.config.is_some() {
             "--config".into()
         } else if args.model.is_some() {
@@ -70,7 +75,11 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
             "--params".into()
         },
     ));
-    lines.push(flag("method", args.method.label().into(), "--method".into()));
+    lines.push(flag(
+        "method",
+        args.method.label().into(),
+        "--method".into(),
+    ));
     if let Some(d) = args.dtype {
         lines.push(flag("dtype", d.key().into(), "--dtype".into()));
     }
@@ -96,12 +105,15 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
         None => None,
         Some(path) => {
             let text = read_source(path)?;
-            let reading = parse_free(&text).map_err(|e| {
-                PlanError(format!("--free {}: {e}. {}", path.display(), e.hint()))
-            })?;
+            let reading = parse_free(&text)
+                .map_err(|e| PlanError(format!("--free {}: {e}. {}", path.display(), e.hint())))?;
             lines.push(flag(
                 "free output",
-                format!("`{}` with available {}", reading.unit.flag(), reading.available_text),
+                format!(
+                    "`{}` with available {}",
+                    reading.unit.flag(),
+                    reading.available_text
+                ),
                 format!("--free {}", path.display()),
             ));
             Some(reading)

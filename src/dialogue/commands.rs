@@ -1,11 +1,11 @@
 //! The REPL's slash commands: one table with their help text, the parser,
 //! and the pure replies for the ones that need no I/O.
 
+use crate::calc::units::show_centi;
 use crate::dialogue::facts::SlotName;
 use crate::dialogue::greeting::status_lines;
 use crate::dialogue::plan_turn::missing;
 use crate::dialogue::session::{Session, when};
-use crate::calc::units::show_centi;
 use crate::reply::Reply;
 use jiff::Timestamp;
 use std::fmt::Write;
@@ -23,13 +23,21 @@ pub enum SlashCommand {
 /// Name, arguments, and help, in the order `/help` lists them.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("/help", "", "this list (also /?)"),
-    ("/status", "", "what I remember, what is done and what is not"),
+    (
+        "/status",
+        "",
+        "what I remember, what is done and what is not",
+    ),
     (
         "/forget",
         "SLOT|all",
         "drop a remembered answer: model, method, dtype, batch, pack, free, optimizer, checkpointing, rank, targets",
     ),
-    ("/export", "[FILE]", "write this session as markdown (default: ./headroom-session-<time>.md)"),
+    (
+        "/export",
+        "[FILE]",
+        "write this session as markdown (default: ./headroom-session-<time>.md)",
+    ),
     ("/quit", "", "leave (also /exit, /bye, Ctrl-D)"),
 ];
 
@@ -40,7 +48,11 @@ pub fn parse(line: &str) -> Option<SlashCommand> {
     }
     let mut parts = line.splitn(2, char::is_whitespace);
     let name = parts.next().unwrap_or("");
-    let arg = parts.next().map(str::trim).filter(|a| !a.is_empty()).map(String::from);
+    let arg = parts
+        .next()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(String::from);
     Some(match name {
         "/help" | "/?" => SlashCommand::Help,
         "/status" => SlashCommand::Status,
@@ -56,7 +68,11 @@ pub fn help() -> Reply {
         "Tell me about the run in plain words (\"QLoRA on Llama 3.1 70B, batch 1, packing 2048\") and paste command output as it is. Commands:\n\n",
     );
     for (name, args, text) in COMMANDS {
-        let _ = writeln!(md, "- `{name}{}{args}` {text}", if args.is_empty() { "" } else { " " });
+        let _ = writeln!(
+            md,
+            "- `{name}{}{args}` {text}",
+            if args.is_empty() { "" } else { " " }
+        );
     }
     md.push_str("\nKeys: Ctrl-C abandons the current line or answer, Ctrl-D leaves, Ctrl-R searches history. A paste arrives as one turn; in a terminal without bracketed paste, end a line with `\\` to continue it.");
     Reply::info(md)
@@ -97,11 +113,16 @@ pub fn status(session: &Session, now: Timestamp) -> Reply {
 /// The slots a `/forget` argument names, or why it names none.
 pub fn forget_targets(arg: Option<&str>) -> Result<Vec<SlotName>, String> {
     match arg {
-        None => Err("Say what to forget: `/forget batch`, `/forget free`, or `/forget all`.".into()),
+        None => {
+            Err("Say what to forget: `/forget batch`, `/forget free`, or `/forget all`.".into())
+        }
         Some("all") => Ok(SlotName::ALL.to_vec()),
         Some(word) => SlotName::parse(word).map(|s| vec![s]).ok_or_else(|| {
             let names: Vec<&str> = SlotName::ALL.iter().map(|s| s.key()).collect();
-            format!("I keep no answer called `{word}`. I can forget: {}, or all.", names.join(", "))
+            format!(
+                "I keep no answer called `{word}`. I can forget: {}, or all.",
+                names.join(", ")
+            )
         }),
     }
 }
@@ -138,10 +159,16 @@ mod tests {
 
     #[test]
     fn parses_commands_and_arguments() {
-        assert_eq!(parse("/forget batch"), Some(SlashCommand::Forget(Some("batch".into()))));
+        assert_eq!(
+            parse("/forget batch"),
+            Some(SlashCommand::Forget(Some("batch".into())))
+        );
         assert_eq!(parse("/bye"), Some(SlashCommand::Quit));
         assert_eq!(parse("batch 2"), None);
-        assert_eq!(parse("/statsu"), Some(SlashCommand::Unknown("/statsu".into())));
+        assert_eq!(
+            parse("/statsu"),
+            Some(SlashCommand::Unknown("/statsu".into()))
+        );
     }
 
     #[test]
@@ -152,7 +179,11 @@ mod tests {
     #[test]
     fn forget_names() {
         assert_eq!(forget_targets(Some("bs")), Ok(vec![SlotName::Batch]));
-        assert!(forget_targets(Some("colour")).unwrap_err().contains("batch"));
+        assert!(
+            forget_targets(Some("colour"))
+                .unwrap_err()
+                .contains("batch")
+        );
         assert_eq!(forget_targets(Some("all")).unwrap().len(), 10);
     }
 }

@@ -99,13 +99,17 @@ pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge)
     }
     if absorbed.updates.is_empty() {
         let asks_for_plan = matches!(
-            text.trim().trim_end_matches(['?', '.', '!']).to_ascii_lowercase().as_str(),
+            text.trim()
+                .trim_end_matches(['?', '.', '!'])
+                .to_ascii_lowercase()
+                .as_str(),
             "plan" | "the plan" | "show the plan" | "plan again" | "will it fit" | "does it fit"
         );
-        if asks_for_plan && still.is_empty() {
-            if let Some(reply) = plan_reply(session, now, k) {
-                return reply;
-            }
+        if asks_for_plan
+            && still.is_empty()
+            && let Some(reply) = plan_reply(session, now, k)
+        {
+            return reply;
         }
         return nothing_understood(session, &still, k);
     }

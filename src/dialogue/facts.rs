@@ -143,10 +143,9 @@ fn set<T: Clone + PartialEq>(
 pub fn show_model(m: &ModelChoice) -> String {
     match m {
         ModelChoice::Catalog(name) => name.clone(),
-        ModelChoice::Params(p) => format!(
-            "{} parameters",
-            crate::calc::model_spec::params_label(*p)
-        ),
+        ModelChoice::Params(p) => {
+            format!("{} parameters", crate::calc::model_spec::params_label(*p))
+        }
         ModelChoice::Config { label, .. } => label.clone(),
     }
 }
@@ -196,9 +195,14 @@ impl Facts {
                 show_checkpointing,
             ),
             Slot::LoraRank(r) => set(&mut self.rank, *r, w, at, SlotName::Rank, u64::to_string),
-            Slot::LoraTargets(t) => set(&mut self.targets, t.clone(), w, at, SlotName::Targets, |t| {
-                t.label()
-            }),
+            Slot::LoraTargets(t) => set(
+                &mut self.targets,
+                t.clone(),
+                w,
+                at,
+                SlotName::Targets,
+                |t| t.label(),
+            ),
         }
     }
 
@@ -262,7 +266,9 @@ impl Facts {
         }
         let mut out = Vec::new();
         row(&mut out, SlotName::Model, &self.model, show_model);
-        row(&mut out, SlotName::Method, &self.method, |m| m.label().into());
+        row(&mut out, SlotName::Method, &self.method, |m| {
+            m.label().into()
+        });
         row(&mut out, SlotName::Dtype, &self.dtype, |d| d.key().into());
         row(&mut out, SlotName::Batch, &self.batch, u64::to_string);
         row(&mut out, SlotName::Pack, &self.pack, u64::to_string);
@@ -273,10 +279,22 @@ impl Facts {
                 f.reading.available_text
             )
         });
-        row(&mut out, SlotName::Optimizer, &self.optimizer, |o| o.key().into());
-        row(&mut out, SlotName::Checkpointing, &self.checkpointing, show_checkpointing);
+        row(&mut out, SlotName::Optimizer, &self.optimizer, |o| {
+            o.key().into()
+        });
+        row(
+            &mut out,
+            SlotName::Checkpointing,
+            &self.checkpointing,
+            show_checkpointing,
+        );
         row(&mut out, SlotName::Rank, &self.rank, u64::to_string);
-        row(&mut out, SlotName::Targets, &self.targets, LoraTargets::label);
+        row(
+            &mut out,
+            SlotName::Targets,
+            &self.targets,
+            LoraTargets::label,
+        );
         out
     }
 }

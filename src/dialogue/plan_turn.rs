@@ -23,7 +23,10 @@ pub fn missing(facts: &Facts) -> Vec<SlotName> {
     if facts.method.is_none() {
         out.push(SlotName::Method);
     }
-    let qlora = facts.method.as_ref().is_some_and(|m| m.value == Method::Qlora);
+    let qlora = facts
+        .method
+        .as_ref()
+        .is_some_and(|m| m.value == Method::Qlora);
     if facts.dtype.is_none() && !qlora {
         out.push(SlotName::Dtype);
     }
@@ -85,31 +88,79 @@ fn input_lines(facts: &Facts, spec: &ModelSpec) -> Vec<InputLine> {
     if let Some(m) = &facts.model {
         lines.push(InputLine {
             name: "model",
-            value: format!("{} ({} params)", show_model(&m.value), crate::calc::units::grouped(spec.params)),
+            value: format!(
+                "{} ({} params)",
+                show_model(&m.value),
+                crate::calc::units::grouped(spec.params)
+            ),
             origin: origin(m),
         });
     }
     let mut push = |name, value: Option<String>, o: Option<String>| {
         if let (Some(value), Some(origin)) = (value, o) {
-            lines.push(InputLine { name, value, origin });
+            lines.push(InputLine {
+                name,
+                value,
+                origin,
+            });
         }
     };
-    push("method", facts.method.as_ref().map(|m| m.value.label().to_string()), facts.method.as_ref().map(origin));
-    push("dtype", facts.dtype.as_ref().map(|d| d.value.key().to_string()), facts.dtype.as_ref().map(origin));
-    push("batch", facts.batch.as_ref().map(|b| b.value.to_string()), facts.batch.as_ref().map(origin));
-    push("packing length", facts.pack.as_ref().map(|p| p.value.to_string()), facts.pack.as_ref().map(origin));
-    push("optimizer", facts.optimizer.as_ref().map(|o| o.value.key().to_string()), facts.optimizer.as_ref().map(origin));
+    push(
+        "method",
+        facts.method.as_ref().map(|m| m.value.label().to_string()),
+        facts.method.as_ref().map(origin),
+    );
+    push(
+        "dtype",
+        facts.dtype.as_ref().map(|d| d.value.key().to_string()),
+        facts.dtype.as_ref().map(origin),
+    );
+    push(
+        "batch",
+        facts.batch.as_ref().map(|b| b.value.to_string()),
+        facts.batch.as_ref().map(origin),
+    );
+    push(
+        "packing length",
+        facts.pack.as_ref().map(|p| p.value.to_string()),
+        facts.pack.as_ref().map(origin),
+    );
+    push(
+        "optimizer",
+        facts.optimizer.as_ref().map(|o| o.value.key().to_string()),
+        facts.optimizer.as_ref().map(origin),
+    );
     push(
         "gradient checkpointing",
-        facts.checkpointing.as_ref().map(|c| if c.value { "on" } else { "off" }.to_string()),
+        facts
+            .checkpointing
+            .as_ref()
+            .map(|c| if c.value { "on" } else { "off" }.to_string()),
         facts.checkpointing.as_ref().map(origin),
     );
-    push("LoRA rank", facts.rank.as_ref().map(|r| r.value.to_string()), facts.rank.as_ref().map(origin));
-    push("LoRA targets", facts.targets.as_ref().map(|t| t.value.label()), facts.targets.as_ref().map(origin));
+    push(
+        "LoRA rank",
+        facts.rank.as_ref().map(|r| r.value.to_string()),
+        facts.rank.as_ref().map(origin),
+    );
+    push(
+        "LoRA targets",
+        facts.targets.as_ref().map(|t| t.value.label()),
+        facts.targets.as_ref().map(origin),
+    );
     push(
         "free output",
-        facts.free.as_ref().map(|f| format!("`{}` with available {}", f.value.reading.unit.flag(), f.value.reading.available_text)),
-        facts.free.as_ref().map(|f| format!("pasted on {}", when(f.at))),
+        facts.free.as_ref().map(|f| {
+            format!(
+                "`{}` with available {}",
+                f.value.reading.unit.flag(),
+                f.value.reading.available_text
+            )
+        }),
+        facts
+            .free
+            .as_ref()
+            .map(|f| format!("pasted on {}", when(f.at))),
     );
     lines
 }

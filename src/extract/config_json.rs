@@ -26,7 +26,8 @@ fn required(v: &Value, names: &[&'static str]) -> Result<u64, ConfigError> {
 }
 
 pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let root: Value =
+        serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
     // Multimodal configs (Gemma 3, Llama 4) nest the language model.
     let v = root.get("text_config").unwrap_or(&root);
     let hidden = required(v, &["hidden_size", "n_embd", "d_model"])?;
@@ -52,8 +53,7 @@ pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
         heads,
         kv_heads: field(v, &["num_key_value_heads"]).unwrap_or(heads),
         head_dim: field(v, &["head_dim"]).unwrap_or(hidden / heads.max(1)),
-        vocab: required(v, &["vocab_size"])
-            .or_else(|_| required(&root, &["vocab_size"]))?,
+        vocab: required(v, &["vocab_size"]).or_else(|_| required(&root, &["vocab_size"]))?,
         tied_embeddings: tied,
         experts,
         experts_per_token: if experts > 0 {
@@ -71,8 +71,14 @@ mod tests {
 
     #[test]
     fn llama_config_gives_the_catalog_shapes() {
-        let arch = parse_config(include_str!("../../tests/fixtures/llama-3.1-8b-config.json")).unwrap();
-        assert_eq!(arch, Knowledge::embedded().model("Llama 3.1 8B").unwrap().arch);
+        let arch = parse_config(include_str!(
+            "../../tests/fixtures/llama-3.1-8b-config.json"
+        ))
+        .unwrap();
+        assert_eq!(
+            arch,
+            Knowledge::embedded().model("Llama 3.1 8B").unwrap().arch
+        );
     }
 
     #[test]

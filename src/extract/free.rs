@@ -50,7 +50,9 @@ pub struct FreeReading {
 pub enum FreeError {
     #[error("there is no `Mem:` line in what you pasted")]
     NoMemLine,
-    #[error("the `Mem:` line has {found} values; `free` prints 6 (total used free shared buff/cache available)")]
+    #[error(
+        "the `Mem:` line has {found} values; `free` prints 6 (total used free shared buff/cache available)"
+    )]
     TooFewColumns { found: usize },
     #[error("`{cell}` in the `Mem:` line is not a memory size")]
     BadCell { cell: String },
@@ -132,7 +134,11 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
             cell.parse::<f64>().map_err(|_| bad())
         }
     };
-    let raw: Vec<f64> = cells.iter().take(6).map(|c| bytes(c)).collect::<Result<_, _>>()?;
+    let raw: Vec<f64> = cells
+        .iter()
+        .take(6)
+        .map(|c| bytes(c))
+        .collect::<Result<_, _>>()?;
     let unit = if human {
         FreeUnit::Human
     } else {

@@ -38,31 +38,41 @@ fn re(pattern: &str) -> Regex {
 }
 
 static METHOD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params)|fft)\b")
+    re(
+        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params)|fft)\b",
+    )
 });
 static DTYPE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(bf16|bfloat16|fp16|float16|fp32|float32|fp8|int8|int4|nf4|nvfp4|mxfp4)\b")
 });
 static BATCH: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:per_device_train_batch_size|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bs)\s*(?:=|:|of|is|to)?\s*(\d+)\b")
+    re(
+        r"(?i)\b(?:per_device_train_batch_size|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bs)\s*(?:=|:|of|is|to)?\s*(\d+)\b",
+    )
 });
 static PACK: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|max_seq_length|max_seq_len|max_length|sequence_len|cutoff_len|seq(?:uence)?[\s_-]?len(?:gth)?|context(?:[\s_-]?length)?|ctx)\s*(?:=|:|of|is|to|at)?\s*(\d[\d,_]*)(\s*k)?\b")
+    re(
+        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|max_seq_length|max_seq_len|max_length|sequence_len|cutoff_len|seq(?:uence)?[\s_-]?len(?:gth)?|context(?:[\s_-]?length)?|ctx)\s*(?:=|:|of|is|to|at)?\s*(\d[\d,_]*)(\s*k)?\b",
+    )
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(paged[_-]?adamw[_-]?(?:8|32)[_-]?bit|adamw[_-]?(?:bnb[_-]?)?8[_-]?bit|8[_-]?bit[\s_-]?adamw|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b")
+    re(
+        r"(?i)\b(paged[_-]?adamw[_-]?(?:8|32)[_-]?bit|adamw[\s_-]?(?:bnb[_-]?)?8[_-]?bit|8[_-]?bit[\s_-]?adamw|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
+    )
 });
 static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(no|without)?\s*(?:gradient|grad)[\s_-]?checkpointing\b(?:\s*(?:=|:|is)?\s*(on|off|true|false|yes|no|enabled|disabled)\b)?")
+    re(
+        r"(?i)\b(no|without)?\s*(?:gradient|grad)[\s_-]?checkpointing\b(?:\s*(?:=|:|is)?\s*(on|off|true|false|yes|no|enabled|disabled)\b)?",
+    )
 });
-static RANK: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:\b(?:lora[\s_-]?)?rank\s*(?:=|:|of|is)?\s*|\br\s*=\s*)(\d+)\b")
-});
-static TARGETS: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear))")
-});
+static RANK: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?:\b(?:lora[\s_-]?)?rank\s*(?:=|:|of|is)?\s*|\br\s*=\s*)(\d+)\b"));
+static TARGETS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear))"));
 static PARAMS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:params?|parameters?|param count|size)\s*(?:=|:|of|is)?\s*(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)\b")
+    re(
+        r"(?i)\b(?:params?|parameters?|param count|size)\s*(?:=|:|of|is)?\s*(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)\b",
+    )
 });
 static PARAMS_BARE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(\d+(?:\.\d+)?)\s*(b|bn|billion)\b(?:[\s-]*(?:params?|parameters?|model))?")
@@ -101,7 +111,7 @@ fn params_value(num: &str, unit: &str) -> Option<u64> {
         _ => return None,
     };
     let params = (v * scale).round();
-    (params >= 1e6 && params <= 1e13).then_some(params as u64)
+    (1e6..=1e13).contains(&params).then_some(params as u64)
 }
 
 fn number(raw: &str) -> Option<u64> {
@@ -161,8 +171,8 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         }
     }
     if let Some(c) = OPTIMIZER.captures(text) {
-        let word = c[1].to_ascii_lowercase().replace('-', "_");
-        let key = if word.starts_with("8") || word.contains("bnb") {
+        let word = c[1].to_ascii_lowercase().replace(['-', ' '], "_");
+        let key = if word.starts_with('8') || word.contains("bnb") || word.starts_with("adamw_8") {
             "adamw_8bit".to_string()
         } else {
             word
@@ -239,12 +249,22 @@ mod tests {
             "llama3.1:70b",
             "Llama 3.1 70B",
         ] {
-            assert_eq!(slots(text), vec![Slot::Model("Llama 3.1 70B".into())], "{text}");
+            assert_eq!(
+                slots(text),
+                vec![Slot::Model("Llama 3.1 70B".into())],
+                "{text}"
+            );
         }
         assert_eq!(slots("qwen2.5 7b"), vec![Slot::Model("Qwen2.5 7B".into())]);
-        assert_eq!(slots("Qwen2.5-72B"), vec![Slot::Model("Qwen2.5 72B".into())]);
+        assert_eq!(
+            slots("Qwen2.5-72B"),
+            vec![Slot::Model("Qwen2.5 72B".into())]
+        );
         assert_eq!(slots("gemma 2 9b"), vec![Slot::Model("Gemma 2 9B".into())]);
-        assert_eq!(slots("gemma-2-27b"), vec![Slot::Model("Gemma 2 27B".into())]);
+        assert_eq!(
+            slots("gemma-2-27b"),
+            vec![Slot::Model("Gemma 2 27B".into())]
+        );
     }
 
     #[test]

@@ -98,8 +98,12 @@ fn cite(file: &'static str, row: &Row<'_>) -> Citation {
 
 fn number(file: &str, row: &Row<'_>, column: &str) -> Result<f64, String> {
     let raw = row.get(column);
-    raw.parse::<f64>()
-        .map_err(|_| format!("{file} row {}: {column} = {raw:?} is not a number", row.number()))
+    raw.parse::<f64>().map_err(|_| {
+        format!(
+            "{file} row {}: {column} = {raw:?} is not a number",
+            row.number()
+        )
+    })
 }
 
 fn count(file: &str, row: &Row<'_>, column: &str) -> Result<u64, String> {
@@ -307,7 +311,11 @@ mod tests {
     #[test]
     fn embedded_knowledge_parses_with_every_fact_the_code_names() {
         let k = Knowledge::embedded();
-        assert!(k.models.len() >= 25, "catalog has {} models", k.models.len());
+        assert!(
+            k.models.len() >= 25,
+            "catalog has {} models",
+            k.models.len()
+        );
         for fact in [
             "idle available memory",
             "OS and driver reserve",
@@ -318,7 +326,9 @@ mod tests {
         ] {
             k.spark(fact);
         }
-        for dtype in ["fp32", "bf16", "fp16", "int8", "int4", "nf4", "nf4-dq", "nvfp4"] {
+        for dtype in [
+            "fp32", "bf16", "fp16", "int8", "int4", "nf4", "nf4-dq", "nvfp4",
+        ] {
             assert!(k.dtype(dtype).is_some(), "{dtype}");
         }
         for opt in ["adamw", "adamw_8bit", "paged_adamw_8bit", "sgd"] {

@@ -1,10 +1,10 @@
 //! Transcripts are the memory: every turn is appended as one JSON line and
 //! synced to disk before its reply is shown; on start they are replayed.
 
+use crate::calc::verdict::Verdict;
 use crate::dialogue::engine::absorb;
 use crate::dialogue::facts::SlotName;
 use crate::dialogue::session::{PlanRecord, Session};
-use crate::calc::verdict::Verdict;
 use crate::knowledge::Knowledge;
 use crate::memory::datadir::open_private_append;
 use crate::reply::{Reply, ReplyKind};

@@ -61,9 +61,10 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
             "Closest seed anchors (recomputed with this worksheet, side by side):\n"
         );
         for a in &plan.anchors {
-            let stated = a
-                .figure_gb
-                .map_or_else(|| "no figure stated".to_string(), |g| format!("≈{g} GB stated"));
+            let stated = a.figure_gb.map_or_else(
+                || "no figure stated".to_string(),
+                |g| format!("≈{g} GB stated"),
+            );
             let _ = writeln!(
                 md,
                 "- {} — seed: \"{}\" ({stated}); worksheet for {}: {} GB [{}]",
@@ -82,7 +83,10 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
         let _ = writeln!(md, "- {}: {} ({})", i.name, i.value, i.origin);
     }
     if !plan.assumptions.is_empty() {
-        let _ = writeln!(md, "\nAssumed, because you did not say (tell me to change any):\n");
+        let _ = writeln!(
+            md,
+            "\nAssumed, because you did not say (tell me to change any):\n"
+        );
         for a in &plan.assumptions {
             let _ = writeln!(md, "- {a}");
         }

@@ -13,7 +13,12 @@ pub struct ReplHelper;
 impl Completer for ReplHelper {
     type Candidate = Pair;
 
-    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let typed = &line[..pos];
         if !typed.starts_with('/') || typed.contains(char::is_whitespace) {
             return Ok((0, Vec::new()));
@@ -85,7 +90,8 @@ mod tests {
 
     #[test]
     fn free_output_typed_line_by_line_stays_one_turn() {
-        let header = "               total        used        free      shared  buff/cache   available";
+        let header =
+            "               total        used        free      shared  buff/cache   available";
         assert!(needs_more(header));
         let with_mem = format!("{header}\nMem:   119   4   80   0   35   115");
         assert!(needs_more(&with_mem));

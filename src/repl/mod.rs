@@ -53,7 +53,8 @@ pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
                 }
                 rl.add_history_entry(line.as_str())?;
                 if rl.append_history(&history).is_ok() {
-                    let _ = std::fs::set_permissions(&history, std::fs::Permissions::from_mode(0o600));
+                    let _ =
+                        std::fs::set_permissions(&history, std::fs::Permissions::from_mode(0o600));
                 }
                 interrupted.store(false, Ordering::SeqCst);
                 match conv.turn(&text, now())? {

@@ -1,0 +1,116 @@
+//! A small builder that runs the real `headroom` binary, isolated in its own
+//! data directory, with a fixed clock.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_headroom");
+
+pub struct Headroom {
+    args: Vec<String>,
+    envs: Vec<(String, String)>,
+    stdin: String,
+    data_dir: PathBuf,
+    cwd: Option<PathBuf>,
+}
+
+pub struct Ran {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl Headroom {
+    pub fn new(data_dir: &Path) -> Headroom {
+        Headroom {
+            args: Vec::new(),
+            envs: vec![("HEADROOM_NOW".into(), "2026-11-29T10:00:00Z".into())],
+            stdin: String::new(),
+            data_dir: data_dir.to_path_buf(),
+            cwd: None,
+        }
+    }
+
+    pub fn args(mut self, args: &[&str]) -> Headroom {
+        self.args.extend(args.iter().map(|a| a.to_string()));
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: &str) -> Headroom {
+        self.envs.retain(|(k, _)| k != key);
+        self.envs.push((key.into(), value.into()));
+        self
+    }
+
+    pub fn at(self, timestamp: &str) -> Headroom {
+        self.env("HEADROOM_NOW", timestamp)
+    }
+
+    pub fn stdin(mut self, text: &str) -> Headroom {
+        self.stdin = text.to_string();
+        self
+    }
+
+    pub fn cwd(mut self, dir: &Path) -> Headroom {
+        self.cwd = Some(dir.to_path_buf());
+        self
+    }
+
+    pub fn run(self) -> Ran {
+        let mut cmd = Command::new(BIN);
+        cmd.args(&self.args)
+            .env("HEADROOM_DATA_DIR", &self.data_dir)
+            .env_remove("NO_COLOR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in &self.envs {
+            cmd.env(k, v);
+        }
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().expect("headroom runs");
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let input = self.stdin.clone();
+        // Write from a thread so a large reply cannot deadlock the pipe.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let out = child.wait_with_output().expect("headroom finishes");
+        writer.join().expect("stdin writer");
+        Ran {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+impl Ran {
+    #[track_caller]
+    pub fn ok(self) -> Ran {
+        assert_eq!(
+            self.code, 0,
+            "headroom exited {}\nstdout:\n{}\nstderr:\n{}",
+            self.code, self.stdout, self.stderr
+        );
+        self
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// The repository's root, for reading `transcripts/` and fixtures.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(name: &str) -> String {
+    std::fs::read_to_string(repo().join("tests/fixtures").join(name))
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}

@@ -67,15 +67,29 @@ pub fn from_free(reading: &FreeReading, k: &Knowledge) -> Budget {
             show_centi(available)
         ),
     };
+    let remainder = if available >= reserve_centi {
+        format!("{} GB", show_centi(centi))
+    } else {
+        format!(
+            "-{} GB, so nothing is left: 0.00 GB",
+            show_centi(reserve_centi - available)
+        )
+    };
+    let mut explanation = format!("{reading_text}; minus {reserve_text} = {remainder}");
+    if reading.used_bytes > reading.total_bytes / 2.0 {
+        explanation.push_str(&format!(
+            ". Other processes hold {} GB of the {} GB total right now: find them with `{}` and paste what it prints",
+            show_centi(centi_gb_down(reading.used_bytes)),
+            show_centi(centi_gb_down(reading.total_bytes)),
+            k.command("procs").command
+        ));
+    }
     Budget {
         basis: BudgetBasis::Pasted,
         available_centi_gb: available,
         reserve_centi_gb: reserve_centi,
         centi_gb: centi,
-        explanation: format!(
-            "{reading_text}; minus {reserve_text} = {} GB",
-            show_centi(centi)
-        ),
+        explanation,
     }
 }
 

@@ -61,7 +61,7 @@ fn alternatives(input: &PlanInput, budget: &Budget, k: &Knowledge) -> Vec<Altern
     let mut out: Vec<Alternative> = Vec::new();
     let mut current = input.clone();
     let fits = |out: &Vec<Alternative>| out.last().is_some_and(|a| a.verdict == Verdict::Fits);
-    let mut step = |changed: &PlanInput, out: &mut Vec<Alternative>| {
+    let step = |changed: &PlanInput, out: &mut Vec<Alternative>| {
         let total = estimate(changed, k).total_centi_gb;
         let change = if changed.batch == input.batch {
             format!("packing {} → {}", input.pack, changed.pack)

@@ -48,11 +48,17 @@ pub fn judge(total_centi: u64, budget_centi: u64, k: &Knowledge) -> Judgement {
     } else {
         Verdict::Fits
     };
-    let pct = if budget_centi == 0 {
-        f64::INFINITY
-    } else {
-        total_centi as f64 * 100.0 / budget_centi as f64
-    };
+    if budget_centi == 0 {
+        return Judgement {
+            verdict,
+            margin_centi_gb: margin,
+            explanation: format!(
+                "{} GB against a budget of 0.00 GB: the memory available now does not cover even the OS/driver reserve",
+                show_centi(total_centi)
+            ),
+        };
+    }
+    let pct = total_centi as f64 * 100.0 / budget_centi as f64;
     let explanation = format!(
         "{} GB is {:.1} % of the {} GB budget, margin {} GB; tight above {:.0} % ({})",
         show_centi(total_centi),

@@ -129,19 +129,32 @@ impl Arch {
         }
     }
 
-    /// This shape scaled to a different total parameter count, keeping depth
-    /// and vocabulary and scaling widths by the square root of the ratio.
-    /// Used only when the owner gave a bare parameter count.
+    /// This shape grown or shrunk to another parameter count: depth and
+    /// width each scale by one factor, found by bisection so the scaled
+    /// shapes hold about `params`; vocabulary and KV heads stay. Every
+    /// dimension is non-decreasing in the count, so a larger model never
+    /// plans smaller. Used only when the owner gave a bare parameter count.
     pub fn scaled_to(&self, params: u64) -> Arch {
-        let ratio = params as f64 / self.total_params() as f64;
-        let width = ratio.sqrt();
-        let scale = |v: u64| ((v as f64 * width).round() as u64).max(1);
+        let (mut lo, mut hi) = (1e-3_f64, 1e3_f64);
+        for _ in 0..80 {
+            let mid = (lo * hi).sqrt();
+            if self.scaled_by(mid).total_params() < params {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        self.scaled_by(hi)
+    }
+
+    fn scaled_by(&self, factor: f64) -> Arch {
+        let scale = |v: u64| ((v as f64 * factor).round() as u64).max(1);
+        let hidden = scale(self.hidden);
         Arch {
-            hidden: scale(self.hidden),
+            layers: scale(self.layers),
+            hidden,
             intermediate: scale(self.intermediate),
-            head_dim: self.head_dim,
-            heads: ((self.heads as f64 * width).round() as u64).max(1),
-            kv_heads: self.kv_heads,
+            heads: (hidden / self.head_dim).max(1),
             ..self.clone()
         }
     }

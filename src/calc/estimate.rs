@@ -135,10 +135,10 @@ fn weights(input: &PlanInput, k: &Knowledge) -> Term {
             format!("{}", stored.cite),
         );
     }
-    let arch = &input.model.arch;
-    let share = arch.linear_params() as f64 / arch.total_params() as f64;
-    let linear = (params as f64 * share).round() as u64;
-    let rest = params - linear.min(params);
+    // Embeddings, lm_head and norms come from the shapes; the rest of the
+    // count is the quantized linear layers.
+    let rest = input.model.arch.unquantized_params().min(params);
+    let linear = params - rest;
     let bytes = linear as f64 * stored.value + rest as f64 * compute.value;
     term(
         "weights",
@@ -385,8 +385,8 @@ fn shape_source(input: &PlanInput) -> String {
     match &input.model.basis {
         ShapeBasis::Catalog { model, row } => format!("knowledge/models.md row {row} ({model})"),
         ShapeBasis::Config { path } => format!("your config.json ({path})"),
-        ShapeBasis::Approximated { proxy, .. } => {
-            format!("{proxy}'s shapes scaled to your parameter count (an approximation)")
-        }
+        ShapeBasis::Approximated { proxy, .. } => format!(
+            "{proxy}'s shapes scaled to your parameter count (an approximation: name the model or give its config.json for exact shapes)"
+        ),
     }
 }

@@ -17,17 +17,23 @@ pub fn from_catalog(m: &CatalogModel) -> ModelSpec {
     }
 }
 
+/// The catalog model whose shapes stand in for a bare parameter count.
+pub const REFERENCE_SHAPE: &str = "Llama 3.1 8B";
+
 /// A bare parameter count: the weights use the count exactly; activations
-/// borrow the nearest dense catalog model's shapes, scaled to the count.
+/// use the reference model's shapes scaled to the count (see
+/// `Arch::scaled_to`), and the answer says so.
 pub fn from_params(params: u64, k: &Knowledge) -> ModelSpec {
-    let proxy = nearest_dense(params, k);
+    let reference = k
+        .model(REFERENCE_SHAPE)
+        .expect("the catalog has the reference shape");
     ModelSpec {
         display: format!("a {} model", params_label(params)),
-        arch: proxy.arch.scaled_to(params),
+        arch: reference.arch.scaled_to(params),
         params,
         basis: ShapeBasis::Approximated {
             params,
-            proxy: proxy.name.clone(),
+            proxy: reference.name.clone(),
         },
     }
 }
@@ -41,19 +47,6 @@ pub fn from_config(arch: Arch, path: &str) -> ModelSpec {
             path: path.to_string(),
         },
     }
-}
-
-fn nearest_dense(params: u64, k: &Knowledge) -> &CatalogModel {
-    let target = (params as f64).ln();
-    k.models
-        .iter()
-        .filter(|m| !m.arch.is_moe())
-        .min_by(|a, b| {
-            let da = ((a.arch.total_params() as f64).ln() - target).abs();
-            let db = ((b.arch.total_params() as f64).ln() - target).abs();
-            da.total_cmp(&db)
-        })
-        .expect("the catalog has dense models")
 }
 
 /// 70_000_000_000 as "70B", 1_500_000_000 as "1.5B", 500_000_000 as "500M".
@@ -72,13 +65,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_bare_70b_borrows_a_70b_shape_and_keeps_the_exact_count() {
+    fn a_bare_70b_keeps_the_exact_count_and_scaled_shapes_come_close() {
         let spec = from_params(70_000_000_000, Knowledge::embedded());
         assert_eq!(spec.params, 70_000_000_000);
-        match spec.basis {
-            ShapeBasis::Approximated { proxy, .. } => assert!(proxy.contains("70B"), "{proxy}"),
-            other => panic!("{other:?}"),
-        }
+        assert!(matches!(spec.basis, ShapeBasis::Approximated { .. }));
         let scaled = spec.arch.total_params() as f64;
         assert!((scaled / 70e9 - 1.0).abs() < 0.05, "{scaled}");
     }

@@ -1,5 +1,10 @@
 //! One integration-test binary (fast links on a 2-core machine), one module
 //! per behaviour a user sees.
 
+mod dialogue;
+mod no_spawn;
+mod plan_cli;
+mod properties;
+mod pty;
 mod support;
 mod transcripts;

@@ -86,7 +86,12 @@ fn plan_turn_in_process(runs: usize) -> Vec<Duration> {
     let k = Knowledge::embedded();
     let now: jiff::Timestamp = "2026-11-29T10:00:00Z".parse().expect("time");
     let mut ready = Session::default();
-    respond(&mut ready, "QLoRA on Llama 3.1 70B, batch 1, packing 2048", now, k);
+    respond(
+        &mut ready,
+        "QLoRA on Llama 3.1 70B, batch 1, packing 2048",
+        now,
+        k,
+    );
     respond(&mut ready, FREE_G, now, k);
     (0..runs)
         .map(|i| {
@@ -102,8 +107,17 @@ fn plan_turn_in_process(runs: usize) -> Vec<Duration> {
 }
 
 fn main() {
-    println!("headroom benchmarks ({} cores)", std::thread::available_parallelism().map_or(0, |n| n.get()));
+    println!(
+        "headroom benchmarks ({} cores)",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
     summary("startup to first prompt (pty)", startup_to_prompt(30));
-    summary("piped dialogue: 3 turns to a plan, exit", piped_dialogue(30));
-    summary("plan turn in process (extract+estimate+render)", plan_turn_in_process(2000));
+    summary(
+        "piped dialogue: 3 turns to a plan, exit",
+        piped_dialogue(30),
+    );
+    summary(
+        "plan turn in process (extract+estimate+render)",
+        plan_turn_in_process(2000),
+    );
 }

@@ -174,7 +174,11 @@ fn piped_output_has_no_colour() {
 fn export_without_a_path_writes_into_the_current_directory() {
     let dir = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
-    Headroom::new(dir.path()).cwd(cwd.path()).stdin("bs 2\n\n/export\n").run().ok();
+    Headroom::new(dir.path())
+        .cwd(cwd.path())
+        .stdin("bs 2\n\n/export\n")
+        .run()
+        .ok();
     let written = cwd.path().join("headroom-session-20261129T100000Z.md");
     assert!(written.exists(), "no {}", written.display());
 }

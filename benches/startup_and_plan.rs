@@ -39,7 +39,7 @@ fn startup_to_prompt(runs: usize) -> Vec<Duration> {
                 .env("TERM", "xterm")
                 .env("NO_COLOR", "1");
             let start = Instant::now();
-            let mut process = rexpect::process::PtyProcess::new(cmd).expect("pty");
+            let process = rexpect::process::PtyProcess::new(cmd).expect("pty");
             let mut pty = process.get_file_handle().expect("pty handle");
             let mut seen = Vec::new();
             let mut buf = [0u8; 4096];

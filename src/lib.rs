@@ -6,6 +6,9 @@
 //! extract → calc (with knowledge) → Reply → render. Only `repl`, `piped`,
 //! `conversation`, `memory` and `cli` touch the outside world.
 
+// serde_json::json! for the plan object nests deeper than the default limit.
+#![recursion_limit = "256"]
+
 pub mod calc;
 pub mod cli;
 pub mod conversation;
@@ -17,3 +20,4 @@ pub mod piped;
 pub mod render;
 pub mod repl;
 pub mod reply;
+pub mod validation;

@@ -3,7 +3,9 @@
 
 use crate::calc::estimate::estimate;
 use crate::calc::model_spec::from_catalog;
-use crate::calc::setup::{Dtype, LoraTargets, Method, Optimizer, PlanInput};
+use crate::calc::setup::{
+    Attention, Dtype, LoraTargets, Loss, Method, Optimizer, PlanInput, Precision, Sharding,
+};
 use crate::knowledge::{Anchor, Knowledge};
 use serde::Serialize;
 
@@ -36,6 +38,12 @@ pub fn anchor_input(anchor: &Anchor, k: &Knowledge) -> Option<PlanInput> {
         grad_checkpointing: true,
         lora_rank: 16,
         lora_targets: LoraTargets::parse(&anchor.lora_targets).unwrap_or(LoraTargets::AllLinear),
+        lora_dropout: true,
+        precision: Precision::Standard,
+        attention: Attention::Sdpa,
+        loss: Loss::Upcast,
+        nodes: 1,
+        sharding: Sharding::Ddp,
     })
 }
 

@@ -18,6 +18,8 @@ pub struct Arch {
     pub head_dim: u64,
     pub vocab: u64,
     pub tied_embeddings: bool,
+    /// A gated MLP (gate, up, down: SwiGLU/GeGLU) or a plain one (up, down).
+    pub mlp_gated: bool,
     /// Experts per layer; 0 for a dense model.
     pub experts: u64,
     pub experts_per_token: u64,
@@ -49,7 +51,8 @@ impl Arch {
         self.experts > 0
     }
 
-    /// The seven projections of a Llama-style decoder layer (gated MLP).
+    /// The projections of one decoder layer: q, k, v, o, then gate (gated
+    /// MLPs only), up and down. Plain-MLP models' fc1/fc2 map to up/down.
     pub fn linears(&self) -> Vec<Linear> {
         let h = self.hidden;
         let (copies, active) = if self.is_moe() {
@@ -73,15 +76,18 @@ impl Arch {
             active_copies: active,
             is_attention: false,
         };
-        vec![
+        let mut out = vec![
             attn("q_proj", h, self.q_out()),
             attn("k_proj", h, self.kv_out()),
             attn("v_proj", h, self.kv_out()),
             attn("o_proj", self.q_out(), h),
-            mlp("gate_proj", h, self.intermediate),
-            mlp("up_proj", h, self.intermediate),
-            mlp("down_proj", self.intermediate, h),
-        ]
+        ];
+        if self.mlp_gated {
+            out.push(mlp("gate_proj", h, self.intermediate));
+        }
+        out.push(mlp("up_proj", h, self.intermediate));
+        out.push(mlp("down_proj", self.intermediate, h));
+        out
     }
 
     /// Parameters in the decoder layers' linear projections (what 4-bit
@@ -174,6 +180,7 @@ mod tests {
             head_dim: 128,
             vocab: 32000,
             tied_embeddings: false,
+            mlp_gated: true,
             experts: 0,
             experts_per_token: 0,
         }

@@ -1,7 +1,10 @@
 //! Fills what the owner did not say with the common defaults, and records
 //! each one as an assumption the answer must state.
 
-use crate::calc::setup::{Dtype, LoraTargets, Method, ModelSpec, Optimizer, PlanInput};
+use crate::calc::setup::{
+    Attention, Dtype, LoraTargets, Loss, Method, ModelSpec, Optimizer, PlanInput, Precision,
+    Sharding,
+};
 
 pub const DEFAULT_BATCH: u64 = 1;
 pub const DEFAULT_PACK: u64 = 2048;
@@ -17,6 +20,12 @@ pub struct Choices {
     pub grad_checkpointing: Option<bool>,
     pub lora_rank: Option<u64>,
     pub lora_targets: Option<LoraTargets>,
+    pub lora_dropout: Option<bool>,
+    pub precision: Option<Precision>,
+    pub attention: Option<Attention>,
+    pub loss: Option<Loss>,
+    pub nodes: Option<u64>,
+    pub sharding: Option<Sharding>,
 }
 
 pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInput, Vec<String>) {
@@ -85,7 +94,31 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
     } else {
         (0, LoraTargets::AllLinear)
     };
-    assumed.push("attention by PyTorch SDPA (no s² score matrix kept)".to_string());
+    let lora_dropout = if method.uses_adapter() {
+        choices.lora_dropout.unwrap_or_else(|| {
+            assumed.push("LoRA dropout above 0 (recipes commonly use 0.05)".to_string());
+            true
+        })
+    } else {
+        false
+    };
+    let precision = choices.precision.unwrap_or_else(|| {
+        assumed.push(format!("precision: {}", Precision::Standard.label()));
+        Precision::Standard
+    });
+    let attention = choices.attention.unwrap_or_else(|| {
+        assumed.push("attention by PyTorch SDPA (no seq × seq score matrix kept)".to_string());
+        Attention::Sdpa
+    });
+    let loss = choices.loss.unwrap_or_else(|| {
+        assumed.push(
+            "a plain cross-entropy on logits cast to fp32, as transformers does (not fused or chunked)"
+                .to_string(),
+        );
+        Loss::Upcast
+    });
+    let nodes = choices.nodes.unwrap_or(1).max(1);
+    let sharding = choices.sharding.unwrap_or(Sharding::Ddp);
     (
         PlanInput {
             model,
@@ -98,6 +131,12 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
             grad_checkpointing,
             lora_rank,
             lora_targets,
+            lora_dropout,
+            precision,
+            attention,
+            loss,
+            nodes,
+            sharding,
         },
         assumed,
     )

@@ -8,5 +8,6 @@ pub mod estimate;
 pub mod model_spec;
 pub mod plan;
 pub mod setup;
+pub mod solve;
 pub mod units;
 pub mod verdict;

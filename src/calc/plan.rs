@@ -4,7 +4,8 @@
 use crate::calc::anchors::{AnchorComparison, closest};
 use crate::calc::budget::{Budget, from_free, nominal};
 use crate::calc::estimate::{Estimate, estimate};
-use crate::calc::setup::PlanInput;
+use crate::calc::setup::{Optimizer, PlanInput, Sharding};
+use crate::calc::solve::Solution;
 use crate::calc::verdict::{Judgement, Verdict, judge};
 use crate::extract::free::FreeReading;
 use crate::knowledge::Knowledge;
@@ -27,6 +28,10 @@ pub struct Plan {
     pub alternatives: Vec<Alternative>,
     /// Inputs that took a default rather than the owner's answer.
     pub assumptions: Vec<String>,
+    /// Facts about this set-up the owner should know (paging, multi-Spark).
+    pub notes: Vec<String>,
+    /// The longest packing or largest batch that fits, when asked.
+    pub solution: Option<Solution>,
 }
 
 pub fn make_plan(
@@ -43,8 +48,11 @@ pub fn make_plan(
     } else {
         alternatives(&input, &budget, k)
     };
+    let notes = notes(&input, &est);
     Plan {
         anchors: closest(&input, 2, k),
+        notes,
+        solution: None,
         input,
         estimate: est,
         budget,
@@ -52,6 +60,36 @@ pub fn make_plan(
         alternatives,
         assumptions,
     }
+}
+
+fn notes(input: &PlanInput, est: &Estimate) -> Vec<String> {
+    let mut out = Vec::new();
+    if input.optimizer.is_paged() {
+        out.push(format!(
+            "{} pages optimizer state between GPU and CPU memory; on a Spark both are the one pool, so paging adds no capacity and the plan counts every byte against the budget.",
+            input.optimizer.key()
+        ));
+    }
+    if input.optimizer == Optimizer::Adafactor && input.method.uses_adapter() {
+        out.push(
+            "Adafactor on LoRA adapters saves little: the adapters are small next to the weights."
+                .into(),
+        );
+    }
+    if input.nodes > 1 {
+        out.push(match input.sharding {
+            Sharding::Ddp => format!(
+                "Per Spark, with DDP across {} Sparks: each holds the whole model, its gradients and optimizer states, and its own micro-batch.",
+                input.nodes
+            ),
+            Sharding::Fsdp => format!(
+                "Per Spark, with FSDP across {} Sparks: weights, adapter, gradients and optimizer states are split {} ways; activations and logits stay per micro-batch.",
+                input.nodes, input.nodes
+            ),
+        });
+    }
+    let _ = est;
+    out
 }
 
 /// The seed's order: halve the packing length until the run fits (not

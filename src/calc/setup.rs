@@ -102,6 +102,7 @@ pub enum Optimizer {
     AdamW8bit,
     PagedAdamW8bit,
     PagedAdamW32bit,
+    Adafactor,
     Sgd,
 }
 
@@ -116,6 +117,7 @@ impl Optimizer {
             }
             "paged_adamw_8bit" | "pagedadamw8bit" => Some(Optimizer::PagedAdamW8bit),
             "paged_adamw_32bit" | "paged_adamw" | "pagedadamw" => Some(Optimizer::PagedAdamW32bit),
+            "adafactor" => Some(Optimizer::Adafactor),
             "sgd" => Some(Optimizer::Sgd),
             _ => None,
         }
@@ -127,7 +129,161 @@ impl Optimizer {
             Optimizer::AdamW8bit => "adamw_8bit",
             Optimizer::PagedAdamW8bit => "paged_adamw_8bit",
             Optimizer::PagedAdamW32bit => "paged_adamw_32bit",
+            Optimizer::Adafactor => "adafactor",
             Optimizer::Sgd => "sgd",
+        }
+    }
+
+    /// Paged optimizers move pages between "GPU" and "CPU" memory, which on
+    /// a Spark are the same pool.
+    pub fn is_paged(self) -> bool {
+        matches!(self, Optimizer::PagedAdamW8bit | Optimizer::PagedAdamW32bit)
+    }
+}
+
+/// Where the bytes of trainable parameters, their gradients and optimizer
+/// states live, by training set-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// The seed's worksheet and the Hugging Face/PEFT default: 16-bit base
+    /// weights and gradients, fp32 LoRA adapters, fp32 optimizer states.
+    Standard,
+    /// Everything in the 16-bit dtype, optimizer states included (PyTorch's
+    /// AdamW allocates them like the parameter): litgpt bf16-true, torchtune.
+    Pure,
+    /// fp32 master weights under 16-bit autocast (HF Trainer with an fp32
+    /// model and bf16=True, litgpt bf16-mixed).
+    Mixed,
+}
+
+impl Precision {
+    pub fn parse(s: &str) -> Option<Precision> {
+        match s.to_ascii_lowercase().replace(['_', ' '], "-").as_str() {
+            "standard" | "default" => Some(Precision::Standard),
+            "pure" | "pure-bf16" | "pure-16" | "bf16-true" | "true" => Some(Precision::Pure),
+            "mixed" | "amp" | "bf16-mixed" | "fp16-mixed" | "mixed-precision" => {
+                Some(Precision::Mixed)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Precision::Standard => "standard",
+            Precision::Pure => "pure",
+            Precision::Mixed => "mixed",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Precision::Standard => {
+                "16-bit weights and gradients, fp32 adapters and optimizer states"
+            }
+            Precision::Pure => {
+                "pure 16-bit: weights, gradients, adapters and optimizer states all 16-bit"
+            }
+            Precision::Mixed => {
+                "mixed precision: fp32 master weights, gradients and states under 16-bit autocast"
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attention {
+    /// PyTorch SDPA / flash: no s × s score matrix is kept.
+    Sdpa,
+    /// Eager attention keeps the s × s probabilities for backward.
+    Eager,
+}
+
+impl Attention {
+    pub fn parse(s: &str) -> Option<Attention> {
+        match s.to_ascii_lowercase().as_str() {
+            "sdpa" | "flash" | "flash_attention_2" | "flash-attn" | "fa2" => Some(Attention::Sdpa),
+            "eager" => Some(Attention::Eager),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Attention::Sdpa => "sdpa",
+            Attention::Eager => "eager",
+        }
+    }
+}
+
+/// How the loss meets the logits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Loss {
+    /// transformers: logits cast to fp32 before cross-entropy.
+    Upcast,
+    /// Cross-entropy on the 16-bit logits as they are (litgpt bf16-true).
+    Native,
+    /// A fused or chunked loss (Liger, Unsloth, torchtune chunked CE).
+    Fused,
+}
+
+impl Loss {
+    pub fn parse(s: &str) -> Option<Loss> {
+        match s.to_ascii_lowercase().as_str() {
+            "upcast" | "fp32" | "plain" => Some(Loss::Upcast),
+            "native" | "16-bit" | "bf16" => Some(Loss::Native),
+            "fused" | "chunked" => Some(Loss::Fused),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Loss::Upcast => "upcast",
+            Loss::Native => "native",
+            Loss::Fused => "fused",
+        }
+    }
+}
+
+/// Why headroom will not plan tensor parallelism across Sparks.
+pub const TENSOR_PARALLEL_REFUSAL: &str = "Tensor parallel is refused: it splits every layer's matmuls across the Sparks and exchanges activations inside every layer, so each step waits on the network between the boxes instead of NVLink inside one GPU. The seed's rule for two Sparks is DDP or FSDP only, never tensor parallel. Ask for FSDP to split the weights, gradients and optimizer states, or DDP to keep a whole copy on each Spark.";
+
+/// Whether the words ask for tensor parallelism.
+pub fn is_tensor_parallel(s: &str) -> bool {
+    let l = s.to_ascii_lowercase();
+    l == "tp"
+        || l.contains("tensor parallel")
+        || l.contains("tensor-parallel")
+        || l.contains("tensor_parallel")
+}
+
+/// How a run spreads over several Sparks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sharding {
+    /// Every node holds the whole model and its states.
+    Ddp,
+    /// FSDP full-shard / ZeRO-3: weights, gradients and states split N ways.
+    Fsdp,
+}
+
+impl Sharding {
+    pub fn parse(s: &str) -> Option<Sharding> {
+        match s.to_ascii_lowercase().replace(['_', ' '], "-").as_str() {
+            "ddp" => Some(Sharding::Ddp),
+            "fsdp" | "zero3" | "zero-3" | "full-shard" => Some(Sharding::Fsdp),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Sharding::Ddp => "ddp",
+            Sharding::Fsdp => "fsdp",
         }
     }
 }
@@ -136,6 +292,8 @@ impl Optimizer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub enum LoraTargets {
     AllLinear,
+    /// All linear projections and lm_head (litgpt's `lora_head`).
+    AllLinearAndHead,
     Attention,
     Named(Vec<String>),
 }
@@ -144,6 +302,9 @@ impl LoraTargets {
     pub fn parse(s: &str) -> Option<LoraTargets> {
         match s.trim().to_ascii_lowercase().as_str() {
             "all-linear" | "all_linear" | "all" => Some(LoraTargets::AllLinear),
+            "all-linear+lm_head" | "all-linear,lm_head" | "all+head" => {
+                Some(LoraTargets::AllLinearAndHead)
+            }
             "attn" | "attention" => Some(LoraTargets::Attention),
             list => {
                 let names: Vec<String> = list
@@ -157,16 +318,40 @@ impl LoraTargets {
     }
 
     pub fn includes(&self, linear: &str, is_attention: bool) -> bool {
+        let aliases: &[&str] = match linear {
+            "q_proj" => &["q_proj", "q", "query"],
+            "k_proj" => &["k_proj", "k", "key"],
+            "v_proj" => &["v_proj", "v", "value"],
+            "o_proj" => &["o_proj", "o", "out_proj", "dense"],
+            "gate_proj" => &["gate_proj", "w1"],
+            "up_proj" => &["up_proj", "w3", "fc1", "dense_h_to_4h"],
+            "down_proj" => &["down_proj", "w2", "fc2", "dense_4h_to_h"],
+            other => return self.names_include(other),
+        };
         match self {
-            LoraTargets::AllLinear => true,
+            LoraTargets::AllLinear | LoraTargets::AllLinearAndHead => true,
             LoraTargets::Attention => is_attention,
-            LoraTargets::Named(names) => names.iter().any(|n| n == linear),
+            LoraTargets::Named(names) => names.iter().any(|n| aliases.contains(&n.as_str())),
+        }
+    }
+
+    fn names_include(&self, name: &str) -> bool {
+        matches!(self, LoraTargets::Named(names) if names.iter().any(|n| n == name))
+    }
+
+    /// Whether lm_head carries an adapter too.
+    pub fn includes_head(&self) -> bool {
+        match self {
+            LoraTargets::AllLinearAndHead => true,
+            LoraTargets::Named(names) => names.iter().any(|n| n == "lm_head"),
+            _ => false,
         }
     }
 
     pub fn label(&self) -> String {
         match self {
             LoraTargets::AllLinear => "all-linear".into(),
+            LoraTargets::AllLinearAndHead => "all-linear and lm_head".into(),
             LoraTargets::Attention => "attention (q,k,v,o)".into(),
             LoraTargets::Named(names) => names.join(","),
         }
@@ -212,4 +397,13 @@ pub struct PlanInput {
     pub grad_checkpointing: bool,
     pub lora_rank: u64,
     pub lora_targets: LoraTargets,
+    /// LoRA dropout above zero keeps a dropped-out copy of each input.
+    pub lora_dropout: bool,
+    pub precision: Precision,
+    pub attention: Attention,
+    /// A fused or chunked loss never materializes batch × seq × vocab logits.
+    pub loss: Loss,
+    /// Sparks the run spans, and how.
+    pub nodes: u64,
+    pub sharding: Sharding,
 }

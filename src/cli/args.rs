@@ -25,7 +25,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Answer "will this run fit?" in one shot
-    Plan(PlanArgs),
+    Plan(Box<PlanArgs>),
+    /// Compare the estimator with published measurements (validation/cases.md)
+    Validate,
 }
 
 #[derive(Debug, Args)]
@@ -36,6 +38,8 @@ pub enum Command {
   headroom plan --model \"Llama 3.1 70B\" --method qlora --free free.txt
   free -g | headroom plan --model gemma-2-9b --method full --optimizer adamw_8bit --free - --json
   headroom plan --config ./config.json --method lora --lora-rank 32 --lora-targets q_proj,v_proj
+  headroom plan --model qwen2.5-32b --method lora --batch 4 --solve pack --free free.txt
+  headroom plan --model \"Llama 3.1 70B\" --method lora --nodes 2 --sharding fsdp
 
 Anything not given takes a common default that the answer states as an assumption:
 bf16, AdamW, gradient checkpointing on, batch 1, packing 2048 (LoRA: rank 16 on all-linear)."
@@ -74,6 +78,27 @@ pub struct PlanArgs {
     /// all-linear, attn, or module names: q_proj,v_proj
     #[arg(long, value_name = "TARGETS", value_parser = parse_targets)]
     pub lora_targets: Option<crate::calc::setup::LoraTargets>,
+    /// LoRA dropout above zero: on (default) or off
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    pub lora_dropout: Option<bool>,
+    /// standard (16-bit weights, fp32 adapters and states), pure (all 16-bit) or mixed (fp32 master weights)
+    #[arg(long, value_name = "SETUP", value_parser = parse_precision)]
+    pub precision: Option<crate::calc::setup::Precision>,
+    /// sdpa (default; flash too) or eager
+    #[arg(long, value_name = "IMPL", value_parser = parse_attention)]
+    pub attn: Option<crate::calc::setup::Attention>,
+    /// A fused or chunked loss (Liger, Unsloth, torchtune): on or off
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    pub fused_loss: Option<bool>,
+    /// Sparks the run spans
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub nodes: Option<u64>,
+    /// ddp or fsdp (tensor parallel is refused: see the answer)
+    #[arg(long, value_name = "KIND")]
+    pub sharding: Option<String>,
+    /// Find the longest packing or the largest batch that fits
+    #[arg(long, value_name = "pack|batch", value_parser = parse_solve)]
+    pub solve: Option<crate::calc::solve::SolveFor>,
     /// A file holding `free -g` output, or - for stdin
     #[arg(long, value_name = "FILE|-")]
     pub free: Option<PathBuf>,
@@ -123,6 +148,18 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
         "off" | "false" | "no" | "0" => Ok(false),
         _ => Err("expected on or off".into()),
     }
+}
+
+fn parse_precision(s: &str) -> Result<crate::calc::setup::Precision, String> {
+    crate::calc::setup::Precision::parse(s).ok_or_else(|| "expected standard, pure or mixed".into())
+}
+
+fn parse_attention(s: &str) -> Result<crate::calc::setup::Attention, String> {
+    crate::calc::setup::Attention::parse(s).ok_or_else(|| "expected sdpa or eager".into())
+}
+
+fn parse_solve(s: &str) -> Result<crate::calc::solve::SolveFor, String> {
+    crate::calc::solve::SolveFor::parse(s).ok_or_else(|| "expected pack or batch".into())
 }
 
 fn parse_targets(s: &str) -> Result<crate::calc::setup::LoraTargets, String> {

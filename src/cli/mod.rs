@@ -37,6 +37,20 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             },
             Err(e) => fail(&e.to_string()),
         },
+        Some(Command::Validate) => {
+            match crate::validation::run(crate::knowledge::Knowledge::embedded()) {
+                Ok(outcomes) => match writeln!(
+                    std::io::stdout(),
+                    "{}",
+                    crate::validation::report(&outcomes)
+                ) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+                    Err(e) => fail(&e.to_string()),
+                },
+                Err(e) => fail(&e),
+            }
+        }
         None => dialogue(&cli),
     }
 }

@@ -100,6 +100,30 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
         grad_checkpointing: args.grad_checkpointing,
         lora_rank: args.lora_rank,
         lora_targets: args.lora_targets.clone(),
+        lora_dropout: args.lora_dropout,
+        precision: args.precision,
+        attention: args.attn,
+        loss: args.fused_loss.map(|on| {
+            if on {
+                crate::calc::setup::Loss::Fused
+            } else {
+                crate::calc::setup::Loss::Upcast
+            }
+        }),
+        nodes: args.nodes,
+        sharding: match args.sharding.as_deref() {
+            None => None,
+            Some(s) if crate::calc::setup::is_tensor_parallel(s) => {
+                return Err(PlanError(format!(
+                    "--sharding {s}: {}",
+                    crate::calc::setup::TENSOR_PARALLEL_REFUSAL
+                )));
+            }
+            Some(s) => Some(
+                crate::calc::setup::Sharding::parse(s)
+                    .ok_or_else(|| PlanError(format!("--sharding {s}: expected ddp or fsdp")))?,
+            ),
+        },
     };
     let free = match &args.free {
         None => None,
@@ -120,7 +144,15 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
         }
     };
     let (input, assumptions) = complete(model, args.method, &choices);
-    let plan = make_plan(input, free.as_ref(), assumptions, k);
+    let mut plan = make_plan(input, free.as_ref(), assumptions, k);
+    if let Some(what) = args.solve {
+        plan.solution = Some(crate::calc::solve::solve(
+            &plan.input,
+            what,
+            &plan.budget,
+            k,
+        ));
+    }
     if args.json {
         Ok(serde_json::to_string_pretty(&plan_json(&plan)).expect("plan JSON serializes"))
     } else {

@@ -192,6 +192,7 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
         grad_checkpointing: facts.checkpointing.as_ref().map(|c| c.value),
         lora_rank: facts.rank.as_ref().map(|r| r.value),
         lora_targets: facts.targets.as_ref().map(|t| t.value.clone()),
+        ..Choices::default()
     };
     let lines = input_lines(facts, &model);
     let (input, assumptions) = complete(model, method, &choices);

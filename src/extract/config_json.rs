@@ -46,6 +46,14 @@ pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
         .and_then(Value::as_bool)
         // transformers' PretrainedConfig defaults to tied embeddings.
         .unwrap_or(true);
+    // GPT-NeoX, Falcon, Phi-1/2, GPT-2 and GPT-J use a plain GeLU MLP; the
+    // Llama, Mistral, Qwen and Gemma families gate theirs.
+    let plain = matches!(
+        v.get("model_type").and_then(Value::as_str),
+        Some(
+            "gpt_neox" | "falcon" | "RefinedWebModel" | "phi" | "gpt2" | "gptj" | "stablelm_alpha"
+        )
+    );
     Ok(Arch {
         layers: required(v, &["num_hidden_layers", "n_layer", "num_layers"])?,
         hidden,
@@ -55,6 +63,7 @@ pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
         head_dim: field(v, &["head_dim"]).unwrap_or(hidden / heads.max(1)),
         vocab: required(v, &["vocab_size"]).or_else(|_| required(&root, &["vocab_size"]))?,
         tied_embeddings: tied,
+        mlp_gated: !plain,
         experts,
         experts_per_token: if experts > 0 {
             field(v, &["num_experts_per_tok", "experts_per_token", "top_k"]).unwrap_or(2)

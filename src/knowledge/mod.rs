@@ -65,6 +65,15 @@ pub struct SuggestedCommand {
     pub purpose: String,
 }
 
+/// How much state an optimizer keeps; `bytes_per_state` None means "the
+/// dtype the precision set-up gives the state".
+#[derive(Debug, Clone)]
+pub struct OptimizerFacts {
+    pub states_per_param: f64,
+    pub bytes_per_state: Option<f64>,
+    pub cite: Citation,
+}
+
 /// A numeric fact with its unit and citation.
 #[derive(Debug, Clone)]
 pub struct Figure {
@@ -77,7 +86,7 @@ pub struct Figure {
 pub struct Knowledge {
     pub models: Vec<CatalogModel>,
     pub dtypes: BTreeMap<String, Figure>,
-    pub optimizers: BTreeMap<String, Figure>,
+    pub optimizers: BTreeMap<String, OptimizerFacts>,
     pub anchors: Vec<Anchor>,
     pub spark: BTreeMap<String, Figure>,
     pub worksheet: BTreeMap<String, Figure>,
@@ -126,14 +135,7 @@ impl Knowledge {
         Ok(Knowledge {
             models: parse_models()?,
             dtypes: parse_figures("dtypes.md", DTYPES_MD, 0, "dtype", "bytes_per_param", "B")?,
-            optimizers: parse_figures(
-                "dtypes.md",
-                DTYPES_MD,
-                1,
-                "optimizer",
-                "state_bytes_per_param",
-                "B",
-            )?,
+            optimizers: parse_optimizers()?,
             anchors: parse_anchors()?,
             spark: parse_keyed("spark.md", SPARK_MD, "fact")?,
             worksheet: parse_keyed("worksheet.md", WORKSHEET_MD, "constant")?,
@@ -160,7 +162,7 @@ impl Knowledge {
         self.dtypes.get(name)
     }
 
-    pub fn optimizer(&self, name: &str) -> Option<&Figure> {
+    pub fn optimizer(&self, name: &str) -> Option<&OptimizerFacts> {
         self.optimizers.get(name)
     }
 
@@ -203,6 +205,7 @@ fn parse_models() -> Result<Vec<CatalogModel>, String> {
                     head_dim: count(f, &row, "head_dim")?,
                     vocab: count(f, &row, "vocab")?,
                     tied_embeddings: row.get("tied") == "yes",
+                    mlp_gated: row.get("mlp") != "plain",
                     experts: count(f, &row, "experts")?,
                     experts_per_token: count(f, &row, "experts_per_token")?,
                 },
@@ -233,6 +236,29 @@ fn parse_figures(
                     value: number(file, &row, value)?,
                     unit: unit.to_string(),
                     cite: cite(file, &row),
+                },
+            ))
+        })
+        .collect()
+}
+
+fn parse_optimizers() -> Result<BTreeMap<String, OptimizerFacts>, String> {
+    let tables = parse_tables(DTYPES_MD);
+    let table = tables.get(1).ok_or("dtypes.md lacks its optimizer table")?;
+    table
+        .rows()
+        .map(|row| {
+            let per_state = row.get("bytes_per_state");
+            Ok((
+                row.get("optimizer").to_string(),
+                OptimizerFacts {
+                    states_per_param: number("dtypes.md", &row, "states_per_param")?,
+                    bytes_per_state: if per_state == "param" {
+                        None
+                    } else {
+                        Some(number("dtypes.md", &row, "bytes_per_state")?)
+                    },
+                    cite: cite("dtypes.md", &row),
                 },
             ))
         })
@@ -331,7 +357,14 @@ mod tests {
         ] {
             assert!(k.dtype(dtype).is_some(), "{dtype}");
         }
-        for opt in ["adamw", "adamw_8bit", "paged_adamw_8bit", "sgd"] {
+        for opt in [
+            "adamw",
+            "adamw_8bit",
+            "paged_adamw_8bit",
+            "paged_adamw_32bit",
+            "adafactor",
+            "sgd",
+        ] {
             assert!(k.optimizer(opt).is_some(), "{opt}");
         }
         assert_eq!(k.anchors.len(), 4);

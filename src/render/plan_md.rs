@@ -2,7 +2,9 @@
 //! source, the budget, the anchors, the inputs, and the caveat.
 
 use crate::calc::budget::BudgetBasis;
+use crate::calc::estimate::Peak;
 use crate::calc::plan::Plan;
+use crate::calc::solve::Solution;
 use crate::calc::units::show_centi;
 use crate::calc::verdict::Verdict;
 use crate::reply::InputLine;
@@ -47,11 +49,36 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
             t.source
         );
     }
+    let est = &plan.estimate;
     let _ = writeln!(
         md,
-        "- **total: {} GB**\n",
-        show_centi(plan.estimate.total_centi_gb)
+        "- **step peak: {} GB**\n",
+        show_centi(est.step_centi_gb)
     );
+    let _ = writeln!(
+        md,
+        "Load-time peak: {} [{}]. {}\n",
+        est.load.formula,
+        est.load.source,
+        match est.binding {
+            Peak::Step => format!(
+                "The training step binds: {} GB ≥ {} GB at load.",
+                show_centi(est.step_centi_gb),
+                show_centi(est.load.centi_gb)
+            ),
+            Peak::Load => format!(
+                "Loading binds: {} GB at load > {} GB in a step. Flush the page cache between runs (with your approval) so earlier shards' pages are not still held.",
+                show_centi(est.load.centi_gb),
+                show_centi(est.step_centi_gb)
+            ),
+        }
+    );
+    for note in &plan.notes {
+        let _ = writeln!(md, "{note}\n");
+    }
+    if let Some(sol) = &plan.solution {
+        solution(&mut md, sol);
+    }
 
     let _ = writeln!(md, "Budget: {}.\n", plan.budget.explanation);
 
@@ -98,6 +125,43 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
          peak higher."
     );
     md
+}
+
+fn solution(md: &mut String, sol: &Solution) {
+    let noun = sol.solve_for.noun();
+    match (sol.fits, sol.within_budget) {
+        (Some(v), within) => {
+            let _ = write!(
+                md,
+                "Longest {noun} that fits: **{v}** ({} GB, under the {} GB tight line; margin {} GB to the budget)",
+                show_centi(sol.fits_total_centi_gb.unwrap_or(0)),
+                show_centi(sol.threshold_centi_gb),
+                show_centi(
+                    sol.budget_centi_gb
+                        .saturating_sub(sol.fits_total_centi_gb.unwrap_or(0))
+                )
+            );
+            if let (Some(w), Some(t)) = (within, sol.within_budget_total_centi_gb)
+                && w != v
+            {
+                let _ = write!(
+                    md,
+                    "; up to {w} stays within the budget but is tight ({} GB)",
+                    show_centi(t)
+                );
+            }
+            md.push_str(".\n\n");
+        }
+        (None, Some(w)) => {
+            let _ = writeln!(
+                md,
+                "No {noun} fits under the tight line; {w} is the most that stays within the budget, and it is tight.\n"
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(md, "No {noun} fits: even 1 is over the budget.\n");
+        }
+    }
 }
 
 fn advice(md: &mut String, plan: &Plan) {

@@ -8,3 +8,4 @@ mod properties;
 mod pty;
 mod support;
 mod transcripts;
+mod validation;

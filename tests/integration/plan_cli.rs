@@ -17,10 +17,13 @@ fn seventy_b_qlora_lands_near_the_40_gb_anchor() {
     .ok();
     let j = out.json();
     let total = j["total_gb"].as_f64().expect("total_gb");
-    // The anchor is an observed total with no stated packing or rank; our
-    // worksheet adds logits, activations and the CUDA context on top of the
-    // 39.2 GB of 4-bit weights, so it may sit above 40 but not far.
-    assert!((40.0..=52.0).contains(&total), "total {total} GB");
+    // The anchor is an observed total with no stated packing, rank or loss;
+    // its 40 GB is about the 4-bit weights alone (39.46 GB here). The
+    // worksheet adds what a step needs on top (validated on measured QLoRA
+    // runs in validation.rs), so it sits above 40 GB, within a third of it.
+    assert!((40.0..=54.0).contains(&total), "total {total} GB");
+    let weights = j["terms"]["weights_gb"].as_f64().unwrap();
+    assert!((39.0..=40.5).contains(&weights), "weights {weights} GB");
     assert_eq!(j["verdict"], "fits");
     assert!(j["budget_gb"].is_null());
     for key in [

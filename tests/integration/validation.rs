@@ -1,0 +1,175 @@
+//! The estimator against published measurements (validation/cases.md), the
+//! rules of thumb beside it, and the seed's anchors.
+
+use crate::support::Headroom;
+use headroom::calc::estimate::{estimate, qlora_overhead_elements_per_token_layer};
+use headroom::knowledge::Knowledge;
+use headroom::validation::{FIT_CASES, cases, run, summarize};
+
+fn errors(held_out_only: bool) -> Vec<f64> {
+    run(Knowledge::embedded())
+        .expect("cases parse")
+        .iter()
+        .filter(|o| !held_out_only || !FIT_CASES.contains(&o.case.id.as_str()))
+        .map(|o| o.error())
+        .collect()
+}
+
+#[test]
+fn median_error_is_at_most_10_percent_and_p90_at_most_20() {
+    for held_out in [false, true] {
+        let s = summarize(&errors(held_out));
+        assert!(
+            s.median <= 0.10,
+            "median {:.3} (held out only: {held_out})",
+            s.median
+        );
+        assert!(
+            s.p90 <= 0.20,
+            "p90 {:.3} (held out only: {held_out})",
+            s.p90
+        );
+    }
+}
+
+#[test]
+fn the_worksheet_beats_both_rules_of_thumb_on_every_summary() {
+    let outcomes = run(Knowledge::embedded()).unwrap();
+    let ours = summarize(&outcomes.iter().map(|o| o.error()).collect::<Vec<_>>());
+    let ape = |e: f64, m: f64| (e - m).abs() / m;
+    let weights = summarize(
+        &outcomes
+            .iter()
+            .map(|o| ape(o.weights_only_gb, o.case.measured_gb))
+            .collect::<Vec<_>>(),
+    );
+    let rule = summarize(
+        &outcomes
+            .iter()
+            .map(|o| ape(o.rule_of_thumb_gb, o.case.measured_gb))
+            .collect::<Vec<_>>(),
+    );
+    assert!(ours.median < weights.median && ours.p90 < weights.p90);
+    assert!(ours.median < rule.median && ours.p90 < rule.p90);
+}
+
+/// The one empirical constant must be what its fit cases say, not a number
+/// tuned by hand.
+#[test]
+fn the_qlora_constant_is_recomputed_from_its_fit_cases() {
+    let k = Knowledge::embedded();
+    let mut ratios: Vec<f64> = cases(k)
+        .unwrap()
+        .into_iter()
+        .filter(|c| FIT_CASES.contains(&c.id.as_str()))
+        .map(|c| {
+            let est = estimate(&c.input, k);
+            let without = est.allocated_centi_gb - est.centi("qlora_overhead");
+            let residual = c.measured_gb * 1e9 - without as f64 * 1e7;
+            let layers = c.input.model.arch.layers as f64;
+            let set = 2.0
+                * (c.input.batch * c.input.pack) as f64
+                * layers
+                * qlora_overhead_elements_per_token_layer(&c.input) as f64;
+            residual / set
+        })
+        .collect();
+    assert_eq!(ratios.len(), 8);
+    ratios.sort_by(f64::total_cmp);
+    let median = (ratios[3] + ratios[4]) / 2.0;
+    let constant = k
+        .constant("bitsandbytes QLoRA saved tensors per layer")
+        .value;
+    assert!(
+        (median - constant).abs() <= 0.05,
+        "fit cases give {median:.3}, knowledge says {constant}"
+    );
+}
+
+#[test]
+fn nf4_double_quantization_saving_matches_litgpt_inference_rows() {
+    // litgpt resource tables, Llama-2-7B inference: NF4 4.57 GB, NF4+DQ 4.26 GB.
+    let out = |weights: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        Headroom::new(dir.path())
+            .args(&[
+                "plan",
+                "--model",
+                "llama-2-7b",
+                "--method",
+                "qlora",
+                "--dtype",
+                weights,
+                "--json",
+            ])
+            .run()
+            .ok()
+            .json()["terms"]["weights_gb"]
+            .as_f64()
+            .unwrap()
+    };
+    let saving = out("nf4") - out("nf4-dq");
+    assert!((saving - (4.57 - 4.26)).abs() <= 0.015, "saving {saving}");
+}
+
+#[test]
+fn headroom_validate_prints_the_table_and_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path()).args(&["validate"]).run().ok();
+    assert!(
+        out.stdout
+            .contains("| M012 | Llama 2 7B | LoRA | 1 × 1304 | allocated | 21.30 |")
+    );
+    assert!(out.stdout.contains("held out from the QLoRA fit"));
+    assert!(out.stdout.contains("weights-only"));
+}
+
+fn anchor(args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec!["plan"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    Headroom::new(dir.path()).args(&all).run().ok().json()
+}
+
+#[test]
+fn the_seed_anchors_still_hold() {
+    // 27B LoRA fits at pack ≤1024.
+    let j = anchor(&[
+        "--model",
+        "gemma-2-27b",
+        "--method",
+        "lora",
+        "--pack",
+        "1024",
+    ]);
+    assert_eq!(j["verdict"], "fits", "{j}");
+    // 9B full fine-tune fits comfortably (with 8-bit AdamW).
+    let j = anchor(&[
+        "--model",
+        "gemma-2-9b",
+        "--method",
+        "full",
+        "--optimizer",
+        "adamw_8bit",
+    ]);
+    assert_eq!(j["verdict"], "fits");
+    assert!(j["total_gb"].as_f64().unwrap() < 0.75 * j["verdict_budget_gb"].as_f64().unwrap());
+    // ~120B MoE NVFP4 LoRA ≈68 GB.
+    let j = anchor(&[
+        "--model",
+        "gpt-oss-120b",
+        "--method",
+        "lora",
+        "--dtype",
+        "nvfp4",
+        "--lora-targets",
+        "attn",
+    ]);
+    let total = j["total_gb"].as_f64().unwrap();
+    assert!(
+        (total - 68.0).abs() / 68.0 <= 0.20,
+        "120B MoE NVFP4 LoRA: {total} GB"
+    );
+    assert_eq!(j["verdict"], "fits");
+}

@@ -92,6 +92,15 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
     if let Some(o) = args.optimizer {
         lines.push(flag("optimizer", o.key().into(), "--optimizer".into()));
     }
+    if let Some(p) = args.precision {
+        lines.push(flag("precision", p.label().into(), "--precision".into()));
+    }
+    if let Some(a) = args.attn {
+        lines.push(flag("attention", a.key().into(), "--attn".into()));
+    }
+    if let Some(n) = args.nodes {
+        lines.push(flag("Sparks", n.to_string(), "--nodes".into()));
+    }
     let choices = Choices {
         dtype: args.dtype,
         optimizer: args.optimizer,

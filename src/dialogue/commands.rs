@@ -31,7 +31,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "/forget",
         "SLOT|all",
-        "drop a remembered answer: model, method, dtype, batch, pack, free, optimizer, checkpointing, rank, targets",
+        "drop a remembered answer: model, method, dtype, batch, pack, free, optimizer, checkpointing, rank, targets, dropout, precision, attention, loss, nodes, sharding, offload",
     ),
     (
         "/export",
@@ -184,6 +184,9 @@ mod tests {
                 .unwrap_err()
                 .contains("batch")
         );
-        assert_eq!(forget_targets(Some("all")).unwrap().len(), 10);
+        assert_eq!(
+            forget_targets(Some("all")).unwrap().len(),
+            SlotName::ALL.len()
+        );
     }
 }

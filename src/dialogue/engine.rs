@@ -4,12 +4,14 @@
 //! so what headroom remembers is always re-derived from the owner's raw words
 //! and pastes, never from a stored summary.
 
+use crate::calc::setup::TENSOR_PARALLEL_REFUSAL;
+use crate::calc::solve::SolveFor;
 use crate::dialogue::facts::{FreePaste, SlotName, Update};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
 use crate::dialogue::session::Session;
 use crate::extract::config_json::parse_config;
 use crate::extract::free::{looks_like_free, parse_free};
-use crate::extract::slots::extract;
+use crate::extract::slots::{Slot, extract};
 use crate::knowledge::Knowledge;
 use crate::reply::{Reply, ReplyKind};
 use jiff::Timestamp;
@@ -21,6 +23,10 @@ pub struct Absorbed {
     pub updates: Vec<Update>,
     /// A paste that could not be read: what was wrong and what to paste.
     pub problem: Option<String>,
+    /// The owner asked for the longest packing or largest batch.
+    pub solve: Option<SolveFor>,
+    /// The owner asked for tensor parallelism, which is refused.
+    pub tensor_parallel: bool,
 }
 
 fn looks_like_config(text: &str) -> bool {
@@ -66,7 +72,11 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
         return out;
     }
     for found in extract(text, k) {
-        out.updates.extend(session.facts.absorb(&found, at));
+        match found.slot {
+            Slot::Solve(what) => out.solve = Some(what),
+            Slot::TensorParallel => out.tensor_parallel = true,
+            _ => out.updates.extend(session.facts.absorb(&found, at)),
+        }
     }
     out
 }
@@ -97,6 +107,36 @@ pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge)
             ..Reply::problem(md)
         };
     }
+    if absorbed.tensor_parallel {
+        let mut md = String::new();
+        if !absorbed.updates.is_empty() {
+            let _ = write!(md, "{}\n\n", acknowledge(&absorbed.updates));
+        }
+        md.push_str(TENSOR_PARALLEL_REFUSAL);
+        return Reply::info(md);
+    }
+    if let Some(what) = absorbed.solve {
+        let mut md = String::new();
+        if !absorbed.updates.is_empty() {
+            let _ = write!(md, "{}\n\n", acknowledge(&absorbed.updates));
+        }
+        if !still.is_empty() {
+            let _ = write!(
+                md,
+                "To find the {} that fits I first need the rest of the plan.\n\n{}",
+                what.noun(),
+                ask_for(&still, k)
+            );
+            return Reply {
+                kind: ReplyKind::Ask,
+                ..Reply::info(md)
+            };
+        }
+        if let Some(mut reply) = plan_reply(session, now, Some(what), k) {
+            reply.markdown = format!("{md}{}", reply.markdown);
+            return reply;
+        }
+    }
     if absorbed.updates.is_empty() {
         let asks_for_plan = matches!(
             text.trim()
@@ -107,7 +147,7 @@ pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge)
         );
         if asks_for_plan
             && still.is_empty()
-            && let Some(reply) = plan_reply(session, now, k)
+            && let Some(reply) = plan_reply(session, now, None, k)
         {
             return reply;
         }
@@ -115,7 +155,7 @@ pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge)
     }
     let ack = acknowledge(&absorbed.updates);
     if still.is_empty() {
-        let mut reply = plan_reply(session, now, k)
+        let mut reply = plan_reply(session, now, None, k)
             .unwrap_or_else(|| Reply::problem("That model is not in the catalog any more; name it again or give its parameter count."));
         reply.markdown = format!("{ack}\n\n{}", reply.markdown);
         return reply;

@@ -2,7 +2,9 @@
 //! came from and when; rebuilt from the raw transcript on every start.
 
 use crate::calc::arch::Arch;
-use crate::calc::setup::{Dtype, LoraTargets, Method, Optimizer};
+use crate::calc::setup::{
+    Attention, Dtype, LoraTargets, Loss, Method, Optimizer, Precision, Sharding,
+};
 use crate::extract::free::FreeReading;
 use crate::extract::slots::{Found, Slot};
 use jiff::Timestamp;
@@ -42,10 +44,17 @@ pub enum SlotName {
     Checkpointing,
     Rank,
     Targets,
+    Dropout,
+    Precision,
+    Attention,
+    Loss,
+    Nodes,
+    Sharding,
+    Offload,
 }
 
 impl SlotName {
-    pub const ALL: [SlotName; 10] = [
+    pub const ALL: [SlotName; 17] = [
         SlotName::Model,
         SlotName::Method,
         SlotName::Dtype,
@@ -56,6 +65,13 @@ impl SlotName {
         SlotName::Checkpointing,
         SlotName::Rank,
         SlotName::Targets,
+        SlotName::Dropout,
+        SlotName::Precision,
+        SlotName::Attention,
+        SlotName::Loss,
+        SlotName::Nodes,
+        SlotName::Sharding,
+        SlotName::Offload,
     ];
 
     pub fn key(self) -> &'static str {
@@ -70,6 +86,13 @@ impl SlotName {
             SlotName::Checkpointing => "checkpointing",
             SlotName::Rank => "rank",
             SlotName::Targets => "targets",
+            SlotName::Dropout => "dropout",
+            SlotName::Precision => "precision",
+            SlotName::Attention => "attention",
+            SlotName::Loss => "loss",
+            SlotName::Nodes => "nodes",
+            SlotName::Sharding => "sharding",
+            SlotName::Offload => "offload",
         }
     }
 
@@ -84,6 +107,10 @@ impl SlotName {
             "grad-checkpointing" | "gradient_checkpointing" | "ckpt" => "checkpointing",
             "lora_rank" | "r" => "rank",
             "target_modules" | "lora_targets" => "targets",
+            "lora_dropout" => "dropout",
+            "attn" | "attn_implementation" => "attention",
+            "fused-loss" | "fused_loss" => "loss",
+            "sparks" => "nodes",
             other => other,
         };
         SlotName::ALL.into_iter().find(|s| s.key() == w)
@@ -102,6 +129,13 @@ pub struct Facts {
     pub checkpointing: Option<Known<bool>>,
     pub rank: Option<Known<u64>>,
     pub targets: Option<Known<LoraTargets>>,
+    pub dropout: Option<Known<bool>>,
+    pub precision: Option<Known<Precision>>,
+    pub attention: Option<Known<Attention>>,
+    pub loss: Option<Known<Loss>>,
+    pub nodes: Option<Known<u64>>,
+    pub sharding: Option<Known<Sharding>>,
+    pub offload: Option<Known<bool>>,
 }
 
 /// One answer that changed, for the acknowledgement.
@@ -154,6 +188,10 @@ pub fn show_checkpointing(on: &bool) -> String {
     if *on { "on" } else { "off" }.to_string()
 }
 
+fn on_off(on: &bool) -> String {
+    show_checkpointing(on)
+}
+
 impl Facts {
     /// Apply one extracted slot; returns what changed.
     pub fn absorb(&mut self, found: &Found, at: Timestamp) -> Option<Update> {
@@ -203,6 +241,23 @@ impl Facts {
                 SlotName::Targets,
                 |t| t.label(),
             ),
+            Slot::LoraDropout(on) => set(&mut self.dropout, *on, w, at, SlotName::Dropout, on_off),
+            Slot::Precision(p) => set(&mut self.precision, *p, w, at, SlotName::Precision, |p| {
+                p.key().to_string()
+            }),
+            Slot::Attention(a) => set(&mut self.attention, *a, w, at, SlotName::Attention, |a| {
+                a.key().to_string()
+            }),
+            Slot::Loss(l) => set(&mut self.loss, *l, w, at, SlotName::Loss, |l| {
+                l.key().to_string()
+            }),
+            Slot::Nodes(n) => set(&mut self.nodes, *n, w, at, SlotName::Nodes, u64::to_string),
+            Slot::Sharding(s) => set(&mut self.sharding, *s, w, at, SlotName::Sharding, |s| {
+                s.key().to_string()
+            }),
+            Slot::Offload(on) => set(&mut self.offload, *on, w, at, SlotName::Offload, on_off),
+            // Questions and refusals are handled by the engine, not kept.
+            Slot::Solve(_) | Slot::TensorParallel => None,
         }
     }
 
@@ -249,6 +304,13 @@ impl Facts {
             SlotName::Checkpointing => take(&mut self.checkpointing),
             SlotName::Rank => take(&mut self.rank),
             SlotName::Targets => take(&mut self.targets),
+            SlotName::Dropout => take(&mut self.dropout),
+            SlotName::Precision => take(&mut self.precision),
+            SlotName::Attention => take(&mut self.attention),
+            SlotName::Loss => take(&mut self.loss),
+            SlotName::Nodes => take(&mut self.nodes),
+            SlotName::Sharding => take(&mut self.sharding),
+            SlotName::Offload => take(&mut self.offload),
         }
     }
 
@@ -295,6 +357,19 @@ impl Facts {
             &self.targets,
             LoraTargets::label,
         );
+        row(&mut out, SlotName::Dropout, &self.dropout, on_off);
+        row(&mut out, SlotName::Precision, &self.precision, |p| {
+            p.key().into()
+        });
+        row(&mut out, SlotName::Attention, &self.attention, |a| {
+            a.key().into()
+        });
+        row(&mut out, SlotName::Loss, &self.loss, |l| l.key().into());
+        row(&mut out, SlotName::Nodes, &self.nodes, u64::to_string);
+        row(&mut out, SlotName::Sharding, &self.sharding, |s| {
+            s.key().into()
+        });
+        row(&mut out, SlotName::Offload, &self.offload, on_off);
         out
     }
 }

@@ -5,6 +5,7 @@ use crate::calc::defaults::{Choices, complete};
 use crate::calc::model_spec::{from_catalog, from_config, from_params};
 use crate::calc::plan::{Plan, make_plan};
 use crate::calc::setup::{Method, ModelSpec};
+use crate::calc::solve::{SolveFor, solve};
 use crate::dialogue::facts::{Facts, Known, ModelChoice, SlotName, show_model};
 use crate::dialogue::session::{PlanRecord, Session, age, hours_between, when};
 use crate::knowledge::Knowledge;
@@ -149,6 +150,42 @@ fn input_lines(facts: &Facts, spec: &ModelSpec) -> Vec<InputLine> {
         facts.targets.as_ref().map(origin),
     );
     push(
+        "LoRA dropout",
+        facts
+            .dropout
+            .as_ref()
+            .map(|d| if d.value { "above 0" } else { "0" }.to_string()),
+        facts.dropout.as_ref().map(origin),
+    );
+    push(
+        "precision",
+        facts
+            .precision
+            .as_ref()
+            .map(|p| p.value.label().to_string()),
+        facts.precision.as_ref().map(origin),
+    );
+    push(
+        "attention",
+        facts.attention.as_ref().map(|a| a.value.key().to_string()),
+        facts.attention.as_ref().map(origin),
+    );
+    push(
+        "loss",
+        facts.loss.as_ref().map(|l| l.value.key().to_string()),
+        facts.loss.as_ref().map(origin),
+    );
+    push(
+        "Sparks",
+        facts.nodes.as_ref().map(|n| n.value.to_string()),
+        facts.nodes.as_ref().map(origin),
+    );
+    push(
+        "sharding",
+        facts.sharding.as_ref().map(|s| s.value.key().to_string()),
+        facts.sharding.as_ref().map(origin),
+    );
+    push(
         "free output",
         facts.free.as_ref().map(|f| {
             format!(
@@ -192,16 +229,36 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
         grad_checkpointing: facts.checkpointing.as_ref().map(|c| c.value),
         lora_rank: facts.rank.as_ref().map(|r| r.value),
         lora_targets: facts.targets.as_ref().map(|t| t.value.clone()),
-        ..Choices::default()
+        lora_dropout: facts.dropout.as_ref().map(|d| d.value),
+        precision: facts.precision.as_ref().map(|p| p.value),
+        attention: facts.attention.as_ref().map(|a| a.value),
+        loss: facts.loss.as_ref().map(|l| l.value),
+        nodes: facts.nodes.as_ref().map(|n| n.value),
+        sharding: facts.sharding.as_ref().map(|s| s.value),
     };
     let lines = input_lines(facts, &model);
     let (input, assumptions) = complete(model, method, &choices);
     let free = facts.free.as_ref().map(|f| &f.value.reading);
-    Some((make_plan(input, free, assumptions, k), lines))
+    let mut plan = make_plan(input, free, assumptions, k);
+    if facts.offload.as_ref().is_some_and(|o| o.value) {
+        plan.notes.push(
+            "You offload to CPU memory: on a Spark that is the same pool, so offloading adds no capacity; the plan counts every offloaded byte against the same budget."
+                .into(),
+        );
+    }
+    Some((plan, lines))
 }
 
-pub fn plan_reply(session: &mut Session, now: Timestamp, k: &Knowledge) -> Option<Reply> {
-    let (plan, lines) = build_plan(&session.facts, k)?;
+pub fn plan_reply(
+    session: &mut Session,
+    now: Timestamp,
+    solve_for: Option<SolveFor>,
+    k: &Knowledge,
+) -> Option<Reply> {
+    let (mut plan, lines) = build_plan(&session.facts, k)?;
+    if let Some(what) = solve_for {
+        plan.solution = Some(solve(&plan.input, what, &plan.budget, k));
+    }
     let mut md = String::new();
     if let Some(stale) = stale_free(&session.facts, now, k) {
         let _ = writeln!(md, "{stale}\n");

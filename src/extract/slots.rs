@@ -5,7 +5,10 @@
 //! name it, and each value keeps the words it came from so the answer can
 //! quote them back.
 
-use crate::calc::setup::{Dtype, LoraTargets, Method, Optimizer};
+use crate::calc::setup::{
+    Attention, Dtype, LoraTargets, Loss, Method, Optimizer, Precision, Sharding, is_tensor_parallel,
+};
+use crate::calc::solve::SolveFor;
 use crate::knowledge::Knowledge;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -24,6 +27,18 @@ pub enum Slot {
     GradCheckpointing(bool),
     LoraRank(u64),
     LoraTargets(LoraTargets),
+    LoraDropout(bool),
+    Precision(Precision),
+    Attention(Attention),
+    Loss(Loss),
+    Nodes(u64),
+    Sharding(Sharding),
+    /// The owner offloads optimizer state or activations to "CPU" memory.
+    Offload(bool),
+    /// A question, not an answer: the longest packing or largest batch.
+    Solve(SolveFor),
+    /// A request for tensor parallelism, which is refused.
+    TensorParallel,
 }
 
 /// A slot value and the owner's words that gave it.
@@ -69,6 +84,37 @@ static RANK: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?:\b(?:lora[\s_-]?)?rank\s*(?:=|:|of|is)?\s*|\br\s*=\s*)(\d+)\b"));
 static TARGETS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear))"));
+static PRECISION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(pure[\s-]?(?:bf16|fp16|16[\s-]?bit)|bf16[-_]true|mixed[\s-]?precision|(?:bf16|fp16)[-_]mixed|amp|fp32 master weights)\b",
+    )
+});
+static ATTENTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:attn_implementation\s*=\s*['"]?(eager|sdpa|flash_attention_2)|\b(eager|sdpa|flash)[\s_-]*(?:attention|attn)\b|\b(?:attention|attn)\s*(?:=|:)?\s*(eager|sdpa|flash)\b)"#,
+    )
+});
+static FUSED_LOSS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(no\s+)?(fused[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|chunked[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|liger(?:[\s_-]?kernel)?|cut[\s_-]?cross[\s_-]?entropy)\b",
+    )
+});
+static DROPOUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:lora_dropout\s*[=:]\s*([0-9.]+)|\b(no|without)\s+(?:lora\s+)?dropout\b)")
+});
+static NODES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(\d+|two|three|four)\s*(?:dgx\s+)?(?:sparks|nodes|boxes)|(?:nodes|num_nodes|nnodes)\s*(?:=|:)?\s*(\d+))\b",
+    )
+});
+static SHARDING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(fsdp|zero[-_ ]?3|ddp)\b"));
+static OFFLOAD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(no\s+)?(?:cpu[\s_-]?)?offload(?:ing|ed)?\b"));
+static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:longest|max(?:imum)?|biggest|largest|how long a)\s+(?:(packing|pack|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|context|max_seq_length)|(batch(?:[\s_-]?size)?))\b",
+    )
+});
 static PARAMS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:params?|parameters?|param count|size)\s*(?:=|:|of|is)?\s*(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)\b",
@@ -196,6 +242,75 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     {
         push(Slot::LoraRank(r), &c[0]);
     }
+    if let Some(c) = PRECISION.captures(text) {
+        let w = c[1].to_ascii_lowercase();
+        let p = if w.contains("mixed") || w == "amp" || w.contains("master") {
+            Precision::Mixed
+        } else {
+            Precision::Pure
+        };
+        push(Slot::Precision(p), &c[0]);
+    }
+    if let Some(c) = ATTENTION.captures(text) {
+        let w = c
+            .get(1)
+            .or(c.get(2))
+            .or(c.get(3))
+            .map_or("", |m| m.as_str());
+        if let Some(a) = Attention::parse(w) {
+            push(Slot::Attention(a), &c[0]);
+        }
+    }
+    if let Some(c) = FUSED_LOSS.captures(text) {
+        let loss = if c.get(1).is_some() {
+            Loss::Upcast
+        } else {
+            Loss::Fused
+        };
+        push(Slot::Loss(loss), &c[0]);
+    }
+    if let Some(c) = DROPOUT.captures(text) {
+        let on = c
+            .get(1)
+            .is_some_and(|v| v.as_str().parse::<f64>().is_ok_and(|d| d > 0.0));
+        push(Slot::LoraDropout(on), &c[0]);
+    }
+    if is_tensor_parallel(text) || text.to_ascii_lowercase().contains("tensor parallelism") {
+        push(Slot::TensorParallel, "tensor parallel");
+    } else {
+        if let Some(c) = NODES.captures(text) {
+            let raw = c
+                .get(1)
+                .or(c.get(2))
+                .map_or("", |m| m.as_str())
+                .to_ascii_lowercase();
+            let n = match raw.as_str() {
+                "two" => Some(2),
+                "three" => Some(3),
+                "four" => Some(4),
+                digits => digits.parse().ok(),
+            };
+            if let Some(n) = n.filter(|n: &u64| (1..=64).contains(n)) {
+                push(Slot::Nodes(n), &c[0]);
+            }
+        }
+        if let Some(c) = SHARDING.captures(text)
+            && let Some(s) = Sharding::parse(&c[1])
+        {
+            push(Slot::Sharding(s), &c[0]);
+        }
+    }
+    if let Some(c) = OFFLOAD.captures(text) {
+        push(Slot::Offload(c.get(1).is_none()), &c[0]);
+    }
+    if let Some(c) = SOLVE.captures(text) {
+        let what = if c.get(2).is_some() {
+            SolveFor::Batch
+        } else {
+            SolveFor::Pack
+        };
+        push(Slot::Solve(what), &c[0]);
+    }
     if let Some(c) = TARGETS.captures(text) {
         let targets = if c.get(2).is_some() {
             Some(LoraTargets::AllLinear)
@@ -294,6 +409,44 @@ mod tests {
                 "q_proj".into(),
                 "v_proj".into()
             ]))]
+        );
+    }
+
+    #[test]
+    fn estimator_knobs_in_plain_words() {
+        assert_eq!(slots("pure bf16"), vec![Slot::Precision(Precision::Pure)]);
+        assert_eq!(
+            slots("mixed precision"),
+            vec![Slot::Precision(Precision::Mixed)]
+        );
+        assert_eq!(
+            slots("attn_implementation=\"eager\""),
+            vec![Slot::Attention(Attention::Eager)]
+        );
+        assert_eq!(
+            slots("with the Liger kernel"),
+            vec![Slot::Loss(Loss::Fused)]
+        );
+        assert_eq!(slots("lora_dropout=0.0"), vec![Slot::LoraDropout(false)]);
+        assert_eq!(
+            slots("two sparks with fsdp"),
+            vec![Slot::Nodes(2), Slot::Sharding(Sharding::Fsdp)]
+        );
+        assert_eq!(
+            slots("tensor parallel over 2 sparks"),
+            vec![Slot::TensorParallel]
+        );
+        assert_eq!(
+            slots("cpu offload of the optimizer"),
+            vec![Slot::Offload(true)]
+        );
+        assert_eq!(
+            slots("what's the longest packing that fits?"),
+            vec![Slot::Solve(SolveFor::Pack)]
+        );
+        assert_eq!(
+            slots("largest batch size I can use"),
+            vec![Slot::Solve(SolveFor::Batch)]
         );
     }
 

@@ -182,3 +182,23 @@ fn export_without_a_path_writes_into_the_current_directory() {
     let written = cwd.path().join("headroom-session-20261129T100000Z.md");
     assert!(written.exists(), "no {}", written.display());
 }
+
+#[test]
+fn plain_words_reach_every_estimator_knob() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin(&format!(
+            "LoRA on Qwen2.5 7B, bf16, batch 2, packing 2048, eager attention, pure bf16, fused loss, two sparks with fsdp\n\n{}\n\nwhat's the longest packing that fits?\n\ntensor parallel over the two sparks?\n",
+            fixture("free-g-spark.txt")
+        ))
+        .run()
+        .ok();
+    let s = &out.stdout;
+    assert!(s.contains("attention eager"), "{s}");
+    assert!(s.contains("precision pure"), "{s}");
+    assert!(s.contains("loss fused"), "{s}");
+    assert!(s.contains("nodes 2"), "{s}");
+    assert!(s.contains("sharding fsdp"), "{s}");
+    assert!(s.contains("Longest packing length that fits: **"), "{s}");
+    assert!(s.contains("Tensor parallel is refused"), "{s}");
+}

@@ -188,3 +188,161 @@ fn help_shows_examples() {
         out.stdout
     );
 }
+
+#[test]
+fn solve_finds_the_exact_longest_packing_that_fits() {
+    let free = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(free.path(), fixture("free-g-spark.txt")).unwrap();
+    let path = free.path().to_str().unwrap();
+    let base = [
+        "--model",
+        "qwen2.5-32b",
+        "--method",
+        "lora",
+        "--batch",
+        "4",
+        "--free",
+        path,
+        "--json",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--solve", "pack"]);
+    let j = plan(&args).ok().json();
+    let sol = &j["solution"];
+    let longest = sol["fits"].as_u64().expect("a packing fits");
+    let line = sol["tight_line_gb"].as_f64().unwrap();
+    assert!(sol["fits_total_gb"].as_f64().unwrap() <= line);
+    // One token more crosses the tight line.
+    let next = (longest + 1).to_string();
+    let mut args = base.to_vec();
+    args.extend(["--pack", &next]);
+    let j = plan(&args).ok().json();
+    assert!(
+        j["total_gb"].as_f64().unwrap() > line,
+        "{longest}+1 still fits"
+    );
+    let text = plan(
+        &base[..base.len() - 1]
+            .iter()
+            .copied()
+            .chain(["--solve", "pack"])
+            .collect::<Vec<_>>(),
+    )
+    .ok()
+    .stdout;
+    assert!(
+        text.contains(&format!("Longest packing length that fits: **{longest}**")),
+        "{text}"
+    );
+}
+
+#[test]
+fn fsdp_splits_model_state_per_spark_and_tensor_parallel_is_refused() {
+    let one = plan(&["--model", "Llama 3.1 70B", "--method", "full", "--json"])
+        .ok()
+        .json();
+    let fsdp = plan(&[
+        "--model",
+        "Llama 3.1 70B",
+        "--method",
+        "full",
+        "--nodes",
+        "2",
+        "--sharding",
+        "fsdp",
+        "--json",
+    ])
+    .ok()
+    .json();
+    let ddp = plan(&[
+        "--model",
+        "Llama 3.1 70B",
+        "--method",
+        "full",
+        "--nodes",
+        "2",
+        "--sharding",
+        "ddp",
+        "--json",
+    ])
+    .ok()
+    .json();
+    let w = |j: &serde_json::Value| j["terms"]["weights_gb"].as_f64().unwrap();
+    assert!(
+        (w(&fsdp) - w(&one) / 2.0).abs() < 0.02,
+        "{} vs {}",
+        w(&fsdp),
+        w(&one)
+    );
+    assert!(ddp["total_gb"].as_f64().unwrap() > one["total_gb"].as_f64().unwrap());
+    assert!(fsdp["notes"][0].as_str().unwrap().contains("split 2 ways"));
+
+    let out = plan(&[
+        "--params",
+        "70B",
+        "--method",
+        "lora",
+        "--nodes",
+        "2",
+        "--sharding",
+        "tp",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Tensor parallel is refused"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("DDP or FSDP only"), "{}", out.stderr);
+}
+
+#[test]
+fn json_names_the_binding_peak_and_every_term() {
+    let j = plan(&["--model", "Llama 3.1 70B", "--method", "qlora", "--json"])
+        .ok()
+        .json();
+    assert_eq!(j["binding_peak"], "step");
+    for key in [
+        "weights_gb",
+        "adapter_gb",
+        "gradients_gb",
+        "optimizer_gb",
+        "activations_gb",
+        "logits_gb",
+        "dequant_gb",
+        "qlora_overhead_gb",
+        "slack_gb",
+        "overhead_gb",
+    ] {
+        assert!(j["terms"][key].as_f64().is_some(), "{key}: {}", j["terms"]);
+    }
+    assert!(j["load_peak_gb"].as_f64().unwrap() > j["terms"]["weights_gb"].as_f64().unwrap());
+    // A tiny run binds at load: weights plus a shard in flight.
+    let j = plan(&[
+        "--model",
+        "llama-3.2-1b",
+        "--method",
+        "lora",
+        "--pack",
+        "64",
+        "--json",
+    ])
+    .ok()
+    .json();
+    assert_eq!(j["binding_peak"], "load", "{j}");
+}
+
+#[test]
+fn paged_optimizers_are_said_to_add_no_capacity() {
+    let text = plan(&[
+        "--params",
+        "7B",
+        "--method",
+        "qlora",
+        "--optimizer",
+        "paged_adamw_8bit",
+    ])
+    .ok()
+    .stdout;
+    assert!(text.contains("paging adds no capacity"), "{text}");
+}

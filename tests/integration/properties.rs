@@ -4,7 +4,7 @@
 use headroom::calc::defaults::{Choices, complete};
 use headroom::calc::estimate::estimate;
 use headroom::calc::model_spec::{from_catalog, from_params};
-use headroom::calc::setup::{Method, ModelSpec, PlanInput};
+use headroom::calc::setup::{Attention, Loss, Method, ModelSpec, PlanInput, Precision, Sharding};
 use headroom::knowledge::Knowledge;
 use proptest::prelude::*;
 
@@ -21,6 +21,61 @@ fn input(
         pack: Some(pack),
         lora_rank: Some(rank),
         grad_checkpointing: Some(ckpt),
+        ..Choices::default()
+    };
+    complete(model, method, &choices).0
+}
+
+/// The knobs that change the shape of the estimate, drawn at random.
+#[derive(Debug, Clone, Copy)]
+struct Knobs {
+    precision: Precision,
+    attention: Attention,
+    loss: Loss,
+    nodes: u64,
+    sharding: Sharding,
+}
+
+fn knobs() -> impl Strategy<Value = Knobs> {
+    (
+        prop_oneof![
+            Just(Precision::Standard),
+            Just(Precision::Pure),
+            Just(Precision::Mixed)
+        ],
+        prop_oneof![Just(Attention::Sdpa), Just(Attention::Eager)],
+        prop_oneof![Just(Loss::Upcast), Just(Loss::Native), Just(Loss::Fused)],
+        1u64..4,
+        prop_oneof![Just(Sharding::Ddp), Just(Sharding::Fsdp)],
+    )
+        .prop_map(|(precision, attention, loss, nodes, sharding)| Knobs {
+            precision,
+            attention,
+            loss,
+            nodes,
+            sharding,
+        })
+}
+
+fn input_with(
+    model: ModelSpec,
+    method: Method,
+    batch: u64,
+    pack: u64,
+    rank: u64,
+    ckpt: bool,
+    k: Knobs,
+) -> PlanInput {
+    let choices = Choices {
+        batch: Some(batch),
+        pack: Some(pack),
+        lora_rank: Some(rank),
+        grad_checkpointing: Some(ckpt),
+        precision: Some(k.precision),
+        attention: Some(k.attention),
+        loss: Some(k.loss),
+        nodes: Some(k.nodes),
+        sharding: Some(k.sharding),
         ..Choices::default()
     };
     complete(model, method, &choices).0
@@ -48,11 +103,12 @@ proptest! {
         pack in 64u64..16384,
         rank in 1u64..256,
         ckpt: bool,
+        k in knobs(),
     ) {
-        let base = input(model.clone(), m, batch, pack, rank, ckpt);
-        prop_assert!(total(&input(model.clone(), m, batch + 1, pack, rank, ckpt)) >= total(&base));
-        prop_assert!(total(&input(model.clone(), m, batch, pack * 2, rank, ckpt)) >= total(&base));
-        prop_assert!(total(&input(model, m, batch, pack, rank * 2, ckpt)) >= total(&base));
+        let base = input_with(model.clone(), m, batch, pack, rank, ckpt, k);
+        prop_assert!(total(&input_with(model.clone(), m, batch + 1, pack, rank, ckpt, k)) >= total(&base));
+        prop_assert!(total(&input_with(model.clone(), m, batch, pack * 2, rank, ckpt, k)) >= total(&base));
+        prop_assert!(total(&input_with(model, m, batch, pack, rank * 2, ckpt, k)) >= total(&base));
     }
 
     #[test]
@@ -61,9 +117,10 @@ proptest! {
         m in method(),
         batch in 1u64..16,
         pack in 64u64..16384,
+        k in knobs(),
     ) {
-        let on = input(model.clone(), m, batch, pack, 16, true);
-        let off = input(model, m, batch, pack, 16, false);
+        let on = input_with(model.clone(), m, batch, pack, 16, true, k);
+        let off = input_with(model, m, batch, pack, 16, false, k);
         prop_assert!(total(&on) <= total(&off));
     }
 

@@ -414,7 +414,10 @@ mod tests {
 
     #[test]
     fn estimator_knobs_in_plain_words() {
-        assert_eq!(slots("pure bf16"), vec![Slot::Precision(Precision::Pure)]);
+        assert_eq!(
+            slots("pure bf16"),
+            vec![Slot::Dtype(Dtype::Bf16), Slot::Precision(Precision::Pure)]
+        );
         assert_eq!(
             slots("mixed precision"),
             vec![Slot::Precision(Precision::Mixed)]

@@ -7,6 +7,7 @@ pub mod defaults;
 pub mod estimate;
 pub mod model_spec;
 pub mod plan;
+pub mod pool;
 pub mod setup;
 pub mod solve;
 pub mod units;

@@ -28,6 +28,21 @@ pub enum Command {
     Plan(Box<PlanArgs>),
     /// Compare the estimator with published measurements (validation/cases.md)
     Validate,
+    /// Check who shares the pool: ps aux lines in, keep/stop per process out
+    #[command(after_help = "Examples:
+  ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep | headroom procs - --need 40
+  headroom procs ps.txt --json")]
+    Procs {
+        /// A file holding the ps aux lines, or - for stdin (the default)
+        #[arg(value_name = "FILE|-")]
+        file: Option<std::path::PathBuf>,
+        /// GB the planned run needs (from `headroom plan`)
+        #[arg(long, value_name = "GB")]
+        need: Option<f64>,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod plan;
+pub mod procs;
 
 use crate::conversation::{Conversation, now};
 use crate::memory::datadir;
@@ -37,6 +38,16 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             },
             Err(e) => fail(&e.to_string()),
         },
+        Some(Command::Procs { file, need, json }) => {
+            match procs::run(file.as_deref(), *need, *json) {
+                Ok(text) => match writeln!(std::io::stdout(), "{text}") {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+                    Err(e) => fail(&e.to_string()),
+                },
+                Err(e) => fail(&e.to_string()),
+            }
+        }
         Some(Command::Validate) => {
             match crate::validation::run(crate::knowledge::Knowledge::embedded()) {
                 Ok(outcomes) => match writeln!(

@@ -2,4 +2,5 @@
 
 pub mod config_json;
 pub mod free;
+pub mod ps;
 pub mod slots;

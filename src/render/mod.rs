@@ -2,4 +2,5 @@
 
 pub mod plan_json;
 pub mod plan_md;
+pub mod procs;
 pub mod terminal;

@@ -179,7 +179,10 @@ fn the_readme_table_is_the_commands_output() {
     let dir = tempfile::tempdir().unwrap();
     let out = Headroom::new(dir.path()).args(&["validate"]).run().ok();
     let readme = std::fs::read_to_string(crate::support::repo().join("README.md")).unwrap();
-    let start = readme.find("<!-- validate:begin -->\n").expect("begin marker") + 24;
+    let start = readme
+        .find("<!-- validate:begin -->\n")
+        .expect("begin marker")
+        + 24;
     let end = readme.find("\n<!-- validate:end -->").expect("end marker");
     assert_eq!(
         readme[start..end].trim_end(),

@@ -1,0 +1,283 @@
+//! The shared pool: who else holds memory, what each is capped at, and
+//! whether each can stay beside the run. Caps, not presence, decide.
+//!
+//! The seed's rule: the one-heavy-job rule applies only to uncapped or
+//! near-capacity workloads; a small capped job (<4 GB beside vLLM at ≤0.5)
+//! coexists. Eviction between processes on one pool is silent on both sides.
+
+use crate::calc::units::{GB, GIB, centi_gb_up, plain, show_centi};
+use crate::extract::ps::{Process, ProcessKind};
+use crate::knowledge::Knowledge;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recommendation {
+    Keep,
+    Stop,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProcessVerdict {
+    pub process: Process,
+    /// The fraction of CUDA memory it may take, and where that came from.
+    pub cap_fraction: Option<f64>,
+    pub cap_centi_gb: Option<u64>,
+    pub cap_text: String,
+    /// Uncapped or capped near the whole pool.
+    pub heavy: bool,
+    pub recommendation: Recommendation,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PoolReport {
+    pub processes: Vec<ProcessVerdict>,
+    /// What the planned run needs, hundredths of a GB, when known.
+    pub need_centi_gb: Option<u64>,
+    /// CUDA-visible pool minus the OS/driver reserve.
+    pub pool_budget_centi_gb: u64,
+    /// Caps of the servers kept, summed.
+    pub kept_caps_centi_gb: u64,
+    pub pool_text: String,
+}
+
+impl PoolReport {
+    pub fn stops(&self) -> impl Iterator<Item = &ProcessVerdict> {
+        self.processes
+            .iter()
+            .filter(|p| p.recommendation == Recommendation::Stop)
+    }
+}
+
+fn pool_bytes(k: &Knowledge) -> f64 {
+    k.spark("memory CUDA reports").value * GIB
+}
+
+fn cap_of(p: &Process, k: &Knowledge) -> (Option<f64>, String) {
+    let pool = k.spark("memory CUDA reports");
+    match p.kind {
+        ProcessKind::Vllm => match p.utilization_flag {
+            Some(f) => (
+                Some(f),
+                format!(
+                    "capped at {} (read from `--gpu-memory-utilization {}` on its command line) × {} GiB = {} GB",
+                    plain(f),
+                    plain(f),
+                    plain(pool.value),
+                    show_centi(centi_gb_up(f * pool.value * GIB))
+                ),
+            ),
+            None => {
+                let d = k.spark("vLLM default gpu-memory-utilization");
+                (
+                    Some(d.value),
+                    format!(
+                        "no flag on its command line, so vLLM's default {} ({}) × {} GiB = {} GB",
+                        plain(d.value),
+                        d.cite,
+                        plain(pool.value),
+                        show_centi(centi_gb_up(d.value * pool.value * GIB))
+                    ),
+                )
+            }
+        },
+        ProcessKind::VllmEngine => (
+            None,
+            "no cap on its own line: it is the engine of a vLLM server and shares that server's cap".into(),
+        ),
+        ProcessKind::Unknown => (None, "not recognised, so no cap is assumed".into()),
+        _ => (
+            None,
+            "no visible cap: it can take memory until the pool runs out".into(),
+        ),
+    }
+}
+
+/// Recommend keep or stop for each process, for a run that needs `need`
+/// bytes (when known).
+pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> PoolReport {
+    let reserve = k.spark("OS and driver reserve");
+    let pool = pool_bytes(k);
+    // Caps are fractions of what CUDA reports; the budget is what the OS
+    // reports, the smaller and honest figure for the whole box.
+    let os_total = k.spark("memory the OS reports");
+    let budget_centi = crate::calc::units::centi_gb_down(os_total.value * GIB)
+        .saturating_sub(centi_gb_up(reserve.value * GB));
+    let near = k.spark("near-capacity cap").value;
+    let small = k.spark("small capped job");
+    let coexist = k.spark("coexisting server cap").value;
+    let need_centi = need_bytes.map(centi_gb_up);
+    let has_vllm_server = processes.iter().any(|p| p.kind == ProcessKind::Vllm);
+
+    // Capped servers, smallest cap first: keep them while the caps and the
+    // run fit the pool.
+    let mut verdicts: Vec<ProcessVerdict> = processes
+        .iter()
+        .map(|p| {
+            let (fraction, cap_text) = cap_of(p, k);
+            let cap_centi = fraction.map(|f| centi_gb_up(f * pool));
+            let heavy = match p.kind {
+                ProcessKind::Unknown => false,
+                ProcessKind::VllmEngine => !has_vllm_server,
+                _ => fraction.is_none_or(|f| f >= near),
+            };
+            ProcessVerdict {
+                process: p.clone(),
+                cap_fraction: fraction,
+                cap_centi_gb: cap_centi,
+                cap_text,
+                heavy,
+                recommendation: Recommendation::Keep,
+                reason: String::new(),
+            }
+        })
+        .collect();
+
+    let mut kept_caps: u64 = 0;
+    let mut order: Vec<usize> = (0..verdicts.len()).collect();
+    order.sort_by_key(|&i| verdicts[i].cap_centi_gb.unwrap_or(u64::MAX));
+    for i in order {
+        let v = &mut verdicts[i];
+        let (rec, reason) = match v.process.kind {
+            ProcessKind::Unknown => (
+                Recommendation::Keep,
+                "not recognised; headroom does not guess. Check what it is before a full-pool run".to_string(),
+            ),
+            ProcessKind::VllmEngine if has_vllm_server => (
+                Recommendation::Keep,
+                "goes with its vLLM server's recommendation (stopping the server stops it)".to_string(),
+            ),
+            _ if v.heavy => (
+                Recommendation::Stop,
+                match v.cap_fraction {
+                    Some(f) => format!(
+                        "capped at {} of the pool, near capacity (≥ {}): one heavy job at a time, so stop it before a long or full-pool run",
+                        plain(f),
+                        plain(near)
+                    ),
+                    None if v.process.kind == ProcessKind::Trainer => "an uncapped trainer is a heavy job: stop it before yours (if it is the run you are planning, it is the one to keep)".to_string(),
+                    None => "uncapped: it can grow into the memory your run needs and evict its pages silently, so stop it before a long or full-pool run".to_string(),
+                },
+            ),
+            _ => {
+                let cap = v.cap_centi_gb.unwrap_or(0);
+                match need_centi {
+                    Some(need) if kept_caps + cap + need <= budget_centi => {
+                        kept_caps += cap;
+                        let small_pair = need as f64 / 100.0 < small.value
+                            && v.cap_fraction.is_some_and(|f| f <= coexist);
+                        (
+                            Recommendation::Keep,
+                            if small_pair {
+                                format!(
+                                    "a small run (under {} GB) beside a server capped at ≤ {} coexists (seed rule); caps kept so far {} GB + your {} GB fit the {} GB pool budget",
+                                    plain(small.value),
+                                    plain(coexist),
+                                    show_centi(kept_caps),
+                                    show_centi(need),
+                                    show_centi(budget_centi)
+                                )
+                            } else {
+                                format!(
+                                    "capped: caps kept so far {} GB + your {} GB fit the {} GB pool budget",
+                                    show_centi(kept_caps),
+                                    show_centi(need),
+                                    show_centi(budget_centi)
+                                )
+                            },
+                        )
+                    }
+                    Some(need) => (
+                        Recommendation::Stop,
+                        format!(
+                            "its cap {} GB + caps kept {} GB + your {} GB exceed the {} GB pool budget",
+                            show_centi(cap),
+                            show_centi(kept_caps),
+                            show_centi(need),
+                            show_centi(budget_centi)
+                        ),
+                    ),
+                    None => {
+                        kept_caps += cap;
+                        (
+                            Recommendation::Keep,
+                            "capped below the near-capacity line; whether your run fits beside it depends on its size: tell me the run or give --need".to_string(),
+                        )
+                    }
+                }
+            }
+        };
+        v.recommendation = rec;
+        v.reason = reason;
+    }
+    PoolReport {
+        processes: verdicts,
+        need_centi_gb: need_centi,
+        pool_budget_centi_gb: budget_centi,
+        kept_caps_centi_gb: kept_caps,
+        pool_text: format!(
+            "vLLM's fraction applies to the {} GiB CUDA reports ({}); the pool budget is the {} GiB the OS reports ({}) = {} GB, minus the {} GB OS/driver reserve = {} GB",
+            plain(k.spark("memory CUDA reports").value),
+            k.spark("memory CUDA reports").cite,
+            plain(os_total.value),
+            os_total.cite,
+            show_centi(crate::calc::units::centi_gb_down(os_total.value * GIB)),
+            plain(reserve.value),
+            show_centi(budget_centi)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::ps::parse_ps;
+
+    fn report(listing: &str, need_gb: Option<f64>) -> PoolReport {
+        assess(
+            &parse_ps(listing).unwrap(),
+            need_gb.map(|g| g * 1e9),
+            Knowledge::embedded(),
+        )
+    }
+
+    const VLLM_HALF: &str = "owner 412233 3.1 1.2 48211320 1598232 pts/2 Sl+ 14:02 0:41 /home/owner/venv/bin/python3 /home/owner/venv/bin/vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.5";
+
+    #[test]
+    fn vllm_at_half_beside_a_small_lora_run_coexists() {
+        let r = report(VLLM_HALF, Some(3.2));
+        assert_eq!(r.processes[0].recommendation, Recommendation::Keep);
+        assert!(r.processes[0].reason.contains("coexists"));
+        assert_eq!(r.processes[0].cap_centi_gb, Some(6534));
+    }
+
+    #[test]
+    fn vllm_at_half_beside_a_run_that_needs_the_rest_must_stop() {
+        let r = report(VLLM_HALF, Some(70.0));
+        assert_eq!(r.processes[0].recommendation, Recommendation::Stop);
+    }
+
+    #[test]
+    fn uncapped_ollama_and_a_flagless_vllm_stop_before_a_full_pool_run() {
+        let listing = "ollama 1259539 0.0 0.1 12277000 350756 ? Ssl Nov20 0:57 /usr/local/bin/ollama serve\nowner 415002 2.0 0.9 40211320 1201832 pts/4 Sl+ 14:20 0:12 python3 -m vllm.entrypoints.openai.api_server --model x";
+        let r = report(listing, Some(100.0));
+        assert!(
+            r.processes
+                .iter()
+                .all(|p| p.recommendation == Recommendation::Stop)
+        );
+        assert!(r.processes[1].cap_text.contains("vLLM's default 0.9"));
+        assert_eq!(r.processes[0].cap_centi_gb, None);
+    }
+
+    #[test]
+    fn unknown_lines_are_kept_and_said_to_be_unknown() {
+        let r = report(
+            "owner 416100 0.3 0.2 1234500 250112 pts/8 Sl+ 14:40 0:01 python3 serve_embeddings.py",
+            Some(10.0),
+        );
+        assert_eq!(r.processes[0].process.kind, ProcessKind::Unknown);
+        assert_eq!(r.processes[0].recommendation, Recommendation::Keep);
+    }
+}

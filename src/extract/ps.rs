@@ -1,0 +1,260 @@
+//! Reads pasted `ps aux` (or `ps -ef`, `pgrep -fa`) lines into the processes
+//! that share the pool: inference servers with their caps, trainers, and
+//! lines it does not recognise (listed as unknown, never guessed).
+
+use regex::Regex;
+use serde::Serialize;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessKind {
+    /// `vllm serve` / the OpenAI API server entry point.
+    Vllm,
+    /// vLLM's engine child (`VLLM::EngineCore`), part of a vLLM server.
+    VllmEngine,
+    /// `ollama serve`: loads models on demand, no memory cap of its own.
+    OllamaServer,
+    /// `ollama runner` / `ollama_llama_server`: one loaded model.
+    OllamaRunner,
+    /// llama.cpp's `llama-server`.
+    LlamaCpp,
+    /// trl, accelerate, torchrun, axolotl, unsloth or a train script.
+    Trainer,
+    Unknown,
+}
+
+impl ProcessKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            ProcessKind::Vllm => "vLLM server",
+            ProcessKind::VllmEngine => "vLLM engine (part of a vLLM server)",
+            ProcessKind::OllamaServer => "Ollama server",
+            ProcessKind::OllamaRunner => "Ollama runner (a loaded model)",
+            ProcessKind::LlamaCpp => "llama.cpp server",
+            ProcessKind::Trainer => "trainer",
+            ProcessKind::Unknown => "unknown",
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            ProcessKind::Vllm => "vllm",
+            ProcessKind::VllmEngine => "vllm_engine",
+            ProcessKind::OllamaServer => "ollama_server",
+            ProcessKind::OllamaRunner => "ollama_runner",
+            ProcessKind::LlamaCpp => "llama_cpp",
+            ProcessKind::Trainer => "trainer",
+            ProcessKind::Unknown => "unknown",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Process {
+    pub pid: u64,
+    pub kind: ProcessKind,
+    /// `--gpu-memory-utilization` exactly as written on the command line.
+    pub utilization_flag: Option<f64>,
+    /// Resident memory from the RSS column, KiB (ps aux only).
+    pub rss_kib: Option<u64>,
+    /// The command as pasted (trimmed to the executable and arguments).
+    pub command: String,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PsError {
+    #[error("no process lines in what you pasted")]
+    NoLines,
+}
+
+impl PsError {
+    pub fn hint(&self) -> &'static str {
+        "Run `ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep` on the Spark and paste every line it prints (nothing printed means none of them is running)."
+    }
+}
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).unwrap_or_else(|e| panic!("bad built-in pattern {p}: {e}"))
+}
+
+/// ps aux: USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND.
+static PS_AUX: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^\S+\s+(\d+)\s+[\d.]+\s+[\d.]+\s+(\d+)\s+(\d+)\s+\S+\s+\S+\s+\S+\s+\S+\s+(.+)$")
+});
+/// ps -ef: UID PID PPID C STIME TTY TIME CMD.
+static PS_EF: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\S+\s+(\d+)\s+\d+\s+\d+\s+\S+\s+\S+\s+\d[\d:.-]*\s+(.+)$"));
+/// pgrep -fa: PID CMD.
+/// pgrep -fa: PID CMD, where CMD starts with a path or a known program (so
+/// "2 sparks with fsdp" is not read as a process).
+static PGREP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(\d{2,})\s+((?:/\S+|python\S*|ollama|vllm|llama-server|torchrun|accelerate|VLLM::\S+)(?:\s.*)?)$",
+    )
+});
+static UTILIZATION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"--gpu[-_]memory[-_]utilization(?:=|\s+)([0-9]*\.?[0-9]+)"));
+static TRAINER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(\btrl\b|accelerate\s+launch|\btorchrun\b|axolotl|unsloth|\bsft\b|train[\w-]*\.py|finetune[\w-]*\.py|tune\s+run)",
+    )
+});
+
+fn kind_of(command: &str) -> ProcessKind {
+    let c = command;
+    if c.contains("VLLM::EngineCore") || c.contains("VLLM::Worker") {
+        ProcessKind::VllmEngine
+    } else if c.contains("vllm serve")
+        || c.contains("vllm.entrypoints")
+        || c.contains("/vllm ") && c.contains("serve")
+    {
+        ProcessKind::Vllm
+    } else if c.contains("ollama runner") || c.contains("ollama_llama_server") {
+        ProcessKind::OllamaRunner
+    } else if c.contains("ollama serve") || c.trim_end().ends_with("/ollama serve") {
+        ProcessKind::OllamaServer
+    } else if c.contains("llama-server") {
+        ProcessKind::LlamaCpp
+    } else if TRAINER.is_match(c) {
+        ProcessKind::Trainer
+    } else {
+        ProcessKind::Unknown
+    }
+}
+
+fn is_grep_itself(command: &str) -> bool {
+    let first = command.split_whitespace().next().unwrap_or("");
+    first == "grep" || first.ends_with("/grep") || command.starts_with("grep ")
+}
+
+/// True when the text looks like process listing lines at all.
+pub fn looks_like_ps(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    !lines.is_empty()
+        && lines.iter().all(|l| {
+            let l = l.trim();
+            l.starts_with("USER ")
+                || l.starts_with("UID ")
+                || PS_AUX.is_match(l)
+                || PS_EF.is_match(l)
+                || PGREP.is_match(l)
+        })
+        && lines.iter().any(|l| {
+            PS_AUX.is_match(l.trim()) || PS_EF.is_match(l.trim()) || PGREP.is_match(l.trim())
+        })
+}
+
+pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("USER ") || line.starts_with("UID ") {
+            continue;
+        }
+        let (pid, rss, command) = if let Some(c) = PS_AUX.captures(line) {
+            (c[1].parse().ok(), c[3].parse().ok(), c[4].to_string())
+        } else if let Some(c) = PS_EF.captures(line) {
+            (c[1].parse().ok(), None, c[2].to_string())
+        } else if let Some(c) = PGREP.captures(line) {
+            (c[1].parse().ok(), None, c[2].to_string())
+        } else {
+            continue;
+        };
+        let Some(pid) = pid else { continue };
+        if is_grep_itself(&command) {
+            continue;
+        }
+        out.push(Process {
+            pid,
+            kind: kind_of(&command),
+            utilization_flag: UTILIZATION
+                .captures(&command)
+                .and_then(|c| c[1].parse().ok()),
+            rss_kib: rss,
+            command,
+        });
+    }
+    if out.is_empty() {
+        return Err(PsError::NoLines);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> Process {
+        parse_ps(line).unwrap().remove(0)
+    }
+
+    #[test]
+    fn real_ollama_serve_line_in_a_chinese_locale_and_the_grep_is_dropped() {
+        let all = parse_ps(include_str!(
+            "../../tests/fixtures/ps-aux-ollama-zh-locale.txt"
+        ))
+        .unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].kind, ProcessKind::OllamaServer);
+        assert_eq!(all[0].pid, 1259539);
+        assert_eq!(all[0].rss_kib, Some(350756));
+    }
+
+    #[test]
+    fn real_ollama_runner_from_ps_ef() {
+        let p = one(include_str!("../../tests/fixtures/ps-ef-ollama-runner.txt"));
+        assert_eq!(p.kind, ProcessKind::OllamaRunner);
+        assert_eq!(p.pid, 3573918);
+    }
+
+    #[test]
+    fn real_llama_server_from_pgrep() {
+        let p = one(include_str!("../../tests/fixtures/pgrep-llama-server.txt"));
+        assert_eq!(p.kind, ProcessKind::LlamaCpp);
+        assert_eq!(p.pid, 2510);
+    }
+
+    #[test]
+    fn every_kind_in_the_made_up_spark_listing() {
+        let all = parse_ps(include_str!("../../tests/fixtures/ps-aux-spark-mixed.txt")).unwrap();
+        let kinds: Vec<(u64, ProcessKind, Option<f64>)> = all
+            .iter()
+            .map(|p| (p.pid, p.kind, p.utilization_flag))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (412233, ProcessKind::Vllm, Some(0.5)),
+                (412517, ProcessKind::VllmEngine, None),
+                (415002, ProcessKind::Vllm, None),
+                (1259539, ProcessKind::OllamaServer, None),
+                (1261877, ProcessKind::OllamaRunner, None),
+                (413001, ProcessKind::Trainer, None),
+                (413388, ProcessKind::Trainer, None),
+                (413512, ProcessKind::Trainer, None),
+                (413777, ProcessKind::Trainer, None),
+                (414040, ProcessKind::Trainer, None),
+                (416100, ProcessKind::Unknown, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_flag_with_an_equals_sign() {
+        let p = one(
+            "u 7 0.0 0.0 1 2 ? S 10:00 0:00 python -m vllm.entrypoints.openai.api_server --gpu_memory_utilization=0.35",
+        );
+        assert_eq!(p.utilization_flag, Some(0.35));
+    }
+
+    #[test]
+    fn text_that_is_not_a_listing() {
+        assert!(!looks_like_ps("QLoRA on Llama 3.1 70B"));
+        assert!(!looks_like_ps("2 sparks with fsdp"));
+        assert!(!looks_like_ps("340 steps in, it OOMed"));
+        assert!(looks_like_ps(include_str!(
+            "../../tests/fixtures/ps-aux-spark-mixed.txt"
+        )));
+        assert_eq!(parse_ps("hello there"), Err(PsError::NoLines));
+    }
+}

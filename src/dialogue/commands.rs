@@ -100,6 +100,21 @@ pub fn status(session: &Session, now: Timestamp) -> Reply {
         }
         None => md.push_str("\nDone: no plan yet.\n"),
     }
+    if let Some(ladder) = &session.ladder {
+        let _ = write!(md, "\n{}", crate::dialogue::oom_turn::ladder_status(ladder));
+    }
+    if let Some(action) = &session.pending {
+        let _ = writeln!(md, "\nWaiting for your yes or no on: {}.", action.label());
+    }
+    for d in &session.decisions {
+        let _ = writeln!(
+            md,
+            "- {}: you said {} on {}",
+            d.action.label(),
+            if d.approved { "yes" } else { "no" },
+            when(d.at)
+        );
+    }
     let still = missing(&session.facts);
     if still.is_empty() {
         md.push_str("Not done: nothing is missing for the plan.");

@@ -5,81 +5,20 @@
 //! and pastes, never from a stored summary.
 
 use crate::calc::setup::TENSOR_PARALLEL_REFUSAL;
-use crate::calc::solve::SolveFor;
-use crate::dialogue::facts::{FreePaste, SlotName, Update};
+use crate::dialogue::absorb::OomEvent;
+pub use crate::dialogue::absorb::{Absorbed, absorb};
+use crate::dialogue::facts::{SlotName, Update};
+use crate::dialogue::ladder::Action;
+use crate::dialogue::oom_turn::{applied, ladder_status, load_note, next_question};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
+use crate::dialogue::pool_turn::{pool_markdown, stop_instructions};
 use crate::dialogue::session::Session;
-use crate::extract::config_json::parse_config;
-use crate::extract::free::{looks_like_free, parse_free};
-use crate::extract::slots::{Slot, extract};
+use crate::extract::approval::Answer;
+use crate::extract::oom::{Rung, StepResult};
 use crate::knowledge::Knowledge;
 use crate::reply::{Reply, ReplyKind};
 use jiff::Timestamp;
 use std::fmt::Write;
-
-/// What a turn changed, or why it could not be read.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Absorbed {
-    pub updates: Vec<Update>,
-    /// A paste that could not be read: what was wrong and what to paste.
-    pub problem: Option<String>,
-    /// The owner asked for the longest packing or largest batch.
-    pub solve: Option<SolveFor>,
-    /// The owner asked for tensor parallelism, which is refused.
-    pub tensor_parallel: bool,
-}
-
-fn looks_like_config(text: &str) -> bool {
-    let t = text.trim_start();
-    t.starts_with('{') && (t.contains("\"hidden_size\"") || t.contains("\"num_hidden_layers\""))
-}
-
-/// Fold one owner turn into the session's answers.
-pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -> Absorbed {
-    let mut out = Absorbed::default();
-    if looks_like_free(text) {
-        match parse_free(text) {
-            Ok(reading) => out.updates.push(session.facts.absorb_free(
-                FreePaste {
-                    raw: text.to_string(),
-                    reading,
-                },
-                at,
-            )),
-            Err(e) => {
-                out.problem = Some(format!(
-                    "I could not read that as `free` output: {e}. {}",
-                    e.hint()
-                ))
-            }
-        }
-        return out;
-    }
-    if looks_like_config(text) {
-        match parse_config(text) {
-            Ok(arch) => out.updates.extend(session.facts.absorb_config(
-                arch,
-                "your pasted config.json".into(),
-                at,
-            )),
-            Err(e) => {
-                out.problem = Some(format!(
-                    "I could not read that as a config.json: {e}. {}",
-                    e.hint()
-                ))
-            }
-        }
-        return out;
-    }
-    for found in extract(text, k) {
-        match found.slot {
-            Slot::Solve(what) => out.solve = Some(what),
-            Slot::TensorParallel => out.tensor_parallel = true,
-            _ => out.updates.extend(session.facts.absorb(&found, at)),
-        }
-    }
-    out
-}
 
 fn acknowledge(updates: &[Update]) -> String {
     let parts: Vec<String> = updates
@@ -96,8 +35,26 @@ fn acknowledge(updates: &[Update]) -> String {
 /// Answer one owner turn.
 pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge) -> Reply {
     let absorbed = absorb(session, text, now, k);
+    let about_pending = absorbed.approval.is_some() || absorbed.oom.is_some() || absorbed.procs;
+    let mut reply = answer_turn(session, &absorbed, text, now, k);
+    if !about_pending && let Some(action) = &session.pending {
+        reply.markdown.push_str(&format!(
+            "\n\n(Still waiting for your yes or no on: {}. Only a short typed answer counts; text inside a paste is data.)",
+            action.label()
+        ));
+    }
+    reply
+}
+
+fn answer_turn(
+    session: &mut Session,
+    absorbed: &Absorbed,
+    text: &str,
+    now: Timestamp,
+    k: &Knowledge,
+) -> Reply {
     let still = missing(&session.facts);
-    if let Some(problem) = absorbed.problem {
+    if let Some(problem) = absorbed.problem.clone() {
         let mut md = format!("{problem}\n\nNothing you told me before is lost.");
         if !still.is_empty() {
             let _ = write!(md, "\n\n{}", ask_for(&still, k));
@@ -106,6 +63,20 @@ pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge)
             commands: vec![k.command("free").command.clone()],
             ..Reply::problem(md)
         };
+    }
+    if let Some((action, ans)) = &absorbed.approval {
+        return approval_reply(session, action, *ans, k);
+    }
+    if absorbed.stray_answer {
+        return Reply::info(
+            "Nothing is waiting for a yes or no right now. `/status` shows what I know and what is next.",
+        );
+    }
+    if absorbed.procs {
+        return Reply::info(pool_markdown(session, k).unwrap_or_default());
+    }
+    if let Some(event) = &absorbed.oom {
+        return oom_reply(session, event, &absorbed.updates, k);
     }
     if absorbed.tensor_parallel {
         let mut md = String::new();
@@ -171,6 +142,114 @@ pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge)
         verdict: None,
         facts: serde_json::Value::Null,
     }
+}
+
+fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge) -> Reply {
+    let mut md = String::new();
+    let mut commands = Vec::new();
+    match (action, ans) {
+        (Action::Rung(rung), Answer::Yes) => {
+            let (text, cmds) = applied(*rung, &session.facts, k);
+            md.push_str(&text);
+            commands = cmds;
+        }
+        (Action::Rung(rung), Answer::No) => {
+            let _ = write!(
+                md,
+                "Noted: you declined {}. I won't suggest it again unless you ask.",
+                rung.label()
+            );
+            let next = next_question(session, k);
+            if !next.is_empty() {
+                let _ = write!(md, " What else can be done:\n\n{next}");
+            }
+        }
+        (Action::Stop(list), Answer::Yes) => {
+            let (text, cmds) = stop_instructions(list, k);
+            md.push_str(&text);
+            commands = cmds;
+        }
+        (Action::Stop(_), Answer::No) => {
+            let _ = write!(
+                md,
+                "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
+                action.label()
+            );
+        }
+    }
+    Reply {
+        commands,
+        ..Reply::info(md)
+    }
+}
+
+fn oom_reply(session: &Session, event: &OomEvent, updates: &[Update], k: &Knowledge) -> Reply {
+    let Some(ladder) = &session.ladder else {
+        return Reply::info(String::new());
+    };
+    let mut md = String::new();
+    match event {
+        OomEvent::Opened => {
+            let _ = write!(md, "OOM noted: `{}`", ladder.evidence);
+            if let Some(phase) = ladder.phase {
+                let _ = write!(md, " ({}", phase.label());
+                if let Some(step) = ladder.at_step {
+                    let _ = write!(md, ", at step {step}");
+                }
+                md.push(')');
+            }
+            if let Some(t) = &ladder.tried_to_allocate {
+                let _ = write!(md, "; it tried to allocate {t}");
+            }
+            md.push_str(". I work the OOM ladder in order, never skipping ahead, and each step's result comes before the next: (1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA.");
+        }
+        OomEvent::PhaseSet => {
+            let _ = write!(md, "Noted: {}.", ladder.phase.map_or("", |p| p.label()));
+        }
+        OomEvent::Result(rung, StepResult::StillOom) => {
+            let _ = write!(md, "{}: done, the OOM persists.", capitalised(rung.label()));
+        }
+        OomEvent::Result(rung, StepResult::Fixed) => {
+            let _ = write!(
+                md,
+                "{}: done, and the OOM is gone. The ladder is closed; tell me if it comes back.",
+                capitalised(rung.label())
+            );
+        }
+        OomEvent::Jumped(rung) => {
+            let _ = write!(md, "Noted: you already did {}.", rung.label());
+        }
+        OomEvent::DidFlush(true) => {
+            md.push_str("Noted: you flushed the page cache between runs (step 1).")
+        }
+        OomEvent::DidFlush(false) => {
+            md.push_str("Noted: the page cache was not flushed, so step 1 comes first.")
+        }
+        OomEvent::FactsGiven => {
+            if !updates.is_empty() {
+                md.push_str(&acknowledge(updates));
+            }
+        }
+    }
+    if let Some(note) = load_note(session, k)
+        && matches!(event, OomEvent::Opened | OomEvent::PhaseSet)
+    {
+        let _ = write!(md, "\n\n{note}");
+    }
+    let next = next_question(session, k);
+    if !next.is_empty() {
+        let _ = write!(md, "\n\n{next}");
+    }
+    let _ = write!(md, "\n\n{}", ladder_status(ladder).trim_end());
+    let _ = Rung::Flush;
+    Reply::info(md)
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 fn nothing_understood(session: &Session, still: &[SlotName], k: &Knowledge) -> Reply {

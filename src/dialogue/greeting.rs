@@ -12,7 +12,7 @@ use std::fmt::Write;
 pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
     let answered = session.facts.answered();
     let still = missing(&session.facts);
-    if answered.is_empty() && session.last_plan.is_none() {
+    if answered.is_empty() && session.last_plan.is_none() && session.ladder.is_none() {
         return format!(
             "headroom plans memory for a training run on this DGX Spark. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
             ask_for(&still, k)
@@ -41,6 +41,19 @@ pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
         let names: Vec<&str> = still.iter().map(|s| s.key()).collect();
         let _ = writeln!(md, "Not done: the plan still needs {}.", names.join(", "));
         let _ = write!(md, "\n{}\n", ask_for(&still, k));
+    }
+    if let Some(ladder) = &session.ladder {
+        let _ = write!(md, "\n{}", crate::dialogue::oom_turn::ladder_status(ladder));
+        let next = crate::dialogue::oom_turn::next_question(session, k);
+        if !next.is_empty() {
+            let _ = write!(md, "\nNext: {next}\n");
+        }
+    } else if let Some(action) = &session.pending {
+        let _ = write!(
+            md,
+            "\nStill waiting for your yes or no on: {}.\n",
+            action.label()
+        );
     }
     if let Some(stale) = stale_free(&session.facts, now, k) {
         let _ = write!(md, "\n{stale}\n");

@@ -1,8 +1,12 @@
 //! The dialogue engine: turns in, replies out, with no I/O of its own.
 
+pub mod absorb;
 pub mod commands;
 pub mod engine;
 pub mod facts;
 pub mod greeting;
+pub mod ladder;
+pub mod oom_turn;
 pub mod plan_turn;
+pub mod pool_turn;
 pub mod session;

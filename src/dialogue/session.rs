@@ -1,7 +1,8 @@
 //! The dialogue's whole state: the owner's answers and what has been done.
 
 use crate::calc::verdict::Verdict;
-use crate::dialogue::facts::Facts;
+use crate::dialogue::facts::{Facts, Known};
+use crate::dialogue::ladder::{Action, Decision, Ladder};
 use jiff::Timestamp;
 
 /// A plan that was answered, kept as a record of work done (never as the
@@ -19,6 +20,26 @@ pub struct PlanRecord {
 pub struct Session {
     pub facts: Facts,
     pub last_plan: Option<PlanRecord>,
+    /// The OOM ladder, when an OOM was reported.
+    pub ladder: Option<Ladder>,
+    /// An action waiting for the owner's yes or no.
+    pub pending: Option<Action>,
+    /// Every yes and no the owner gave, remembered.
+    pub decisions: Vec<Decision>,
+    /// The last pasted process listing, raw (re-read whenever it matters).
+    pub procs: Option<Known<String>>,
+}
+
+impl Session {
+    /// Was this action already declined? Then it is not proposed again
+    /// unless the owner asks.
+    pub fn declined(&self, action: &Action) -> Option<&Decision> {
+        self.decisions
+            .iter()
+            .rev()
+            .find(|d| &d.action == action)
+            .filter(|d| !d.approved)
+    }
 }
 
 /// "2026-11-29 10:00 UTC".

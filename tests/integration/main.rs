@@ -3,6 +3,7 @@
 
 mod dialogue;
 mod no_spawn;
+mod oom_pool;
 mod plan_cli;
 mod properties;
 mod pty;

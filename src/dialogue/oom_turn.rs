@@ -1,0 +1,330 @@
+//! What headroom says on the OOM ladder: the step taken, its result, and
+//! the next step (asked for approval first), with the estimator's figure
+//! for every configuration change.
+
+use crate::calc::setup::Method;
+use crate::calc::units::show_centi;
+use crate::dialogue::facts::{Facts, Known, ModelChoice};
+use crate::dialogue::ladder::{Awaiting, Ladder, RungStatus};
+use crate::dialogue::plan_turn::{ask_for, build_plan, missing};
+use crate::dialogue::session::{Session, when};
+use crate::extract::oom::{Phase, Rung, StepResult};
+use crate::knowledge::Knowledge;
+use std::fmt::Write;
+
+fn total(facts: &Facts, k: &Knowledge) -> Option<(u64, u64, String)> {
+    let (plan, _) = build_plan(facts, k)?;
+    let nominal = if plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal {
+        " (a nominal idle-Spark budget: paste `free -g` for yours)"
+    } else {
+        ""
+    };
+    Some((
+        plan.estimate.total_centi_gb,
+        plan.budget.centi_gb,
+        format!("{}{nominal}", plan.judgement.verdict.label()),
+    ))
+}
+
+/// The facts after a rung's change, for the estimator's figure.
+pub fn changed_facts(facts: &Facts, rung: Rung, at: jiff::Timestamp) -> Facts {
+    let mut f = facts.clone();
+    let words = format!("approved {}", rung.label());
+    match rung {
+        Rung::Packing => {
+            if let Some(p) = &f.pack {
+                f.pack = Some(Known {
+                    value: p.value / 2,
+                    words,
+                    at,
+                });
+            }
+        }
+        Rung::Batch => {
+            if let Some(b) = &f.batch {
+                f.batch = Some(Known {
+                    value: (b.value / 2).max(1),
+                    words,
+                    at,
+                });
+            }
+        }
+        Rung::Method => {
+            f.method = Some(Known {
+                value: Method::Lora,
+                words: words.clone(),
+                at,
+            });
+            f.dtype = Some(Known {
+                value: crate::calc::setup::Dtype::Bf16,
+                words,
+                at,
+            });
+        }
+        Rung::Flush => {}
+    }
+    f
+}
+
+fn figure(facts: &Facts, rung: Rung, k: &Knowledge) -> String {
+    let (Some((now, budget, _)), Some((after, _, verdict))) = (
+        total(facts, k),
+        total(&changed_facts(facts, rung, jiff::Timestamp::UNIX_EPOCH), k),
+    ) else {
+        return String::new();
+    };
+    let change = match rung {
+        Rung::Packing => facts
+            .pack
+            .as_ref()
+            .map(|p| format!("packing {} → {}", p.value, p.value / 2))
+            .unwrap_or_default(),
+        Rung::Batch => facts
+            .batch
+            .as_ref()
+            .map(|b| format!("batch {} → {}", b.value, (b.value / 2).max(1)))
+            .unwrap_or_default(),
+        Rung::Method => "QLoRA → bf16 LoRA".into(),
+        Rung::Flush => String::new(),
+    };
+    format!(
+        " The estimator for {change}: {} GB (now {} GB) against the {} GB budget: {verdict}.",
+        show_centi(after),
+        show_centi(now),
+        show_centi(budget)
+    )
+}
+
+const DEQUANT: &str = "bitsandbytes dequantizes each 4-bit weight to bf16 for every forward and backward; those buffers are transient CUDA-side allocations that can OOM before an equivalent bf16 LoRA run does, so a QLoRA OOM is not proof the model does not fit.";
+
+/// The question that proposes a rung; nothing it says is a command to run
+/// until the owner approves.
+pub fn proposal(rung: Rung, facts: &Facts, k: &Knowledge) -> String {
+    match rung {
+        Rung::Flush => "Step 1 of the OOM ladder: flush the page cache between runs. Page cache left by earlier runs' safetensors holds pool memory that CUDA allocations cannot take back fast enough on unified memory. It needs root and must never run mid-training. It changes system state, so it is your call: shall I give you the command? (yes/no)".into(),
+        Rung::Packing => format!(
+            "Step 2 of the OOM ladder: shorter packing first.{} It changes the job's configuration, so it is your call: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::Batch => format!(
+            "Step 2 of the OOM ladder, second half: a smaller batch.{} It changes the job's configuration: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::Method => format!(
+            "Step 3 of the OOM ladder: QLoRA → bf16 LoRA. {DEQUANT}{} It changes the job's method: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+    }
+}
+
+/// What to do once the owner approved a rung.
+pub fn applied(rung: Rung, facts: &Facts, k: &Knowledge) -> (String, Vec<String>) {
+    let tell = " Restart the run and tell me whether it still OOMs.";
+    match rung {
+        Rung::Flush => {
+            let c = k.command("drop-caches").command.clone();
+            (
+                format!(
+                    "Approved. Between runs (never while training), as root: `{c}` (for example `sudo sh -c '{c}'`).{tell}"
+                ),
+                vec![c],
+            )
+        }
+        Rung::Packing | Rung::Batch => {
+            let what = match rung {
+                Rung::Packing => facts
+                    .pack
+                    .as_ref()
+                    .map(|p| format!("Set the packing length (max_seq_length) to {}.", p.value)),
+                _ => facts.batch.as_ref().map(|b| {
+                    format!(
+                        "Set the batch size (per_device_train_batch_size) to {}.",
+                        b.value
+                    )
+                }),
+            }
+            .unwrap_or_default();
+            (
+                format!("Approved. {what} I now plan with it.{tell}"),
+                Vec::new(),
+            )
+        }
+        Rung::Method => (
+            format!(
+                "Approved. Load the model in bf16 without a 4-bit quantization config and keep the LoRA adapters; I now plan it as bf16 LoRA.{tell}"
+            ),
+            Vec::new(),
+        ),
+    }
+}
+
+fn status_text(s: &RungStatus) -> String {
+    match s {
+        RungStatus::Open => "not yet".into(),
+        RungStatus::Proposed => "proposed, waiting for your yes or no".into(),
+        RungStatus::Declined => "you declined it".into(),
+        RungStatus::Applied => "approved, waiting for the result".into(),
+        RungStatus::Result(StepResult::StillOom) => "done, still OOM".into(),
+        RungStatus::Result(StepResult::Fixed) => "done, it fixed the OOM".into(),
+        RungStatus::Skipped(why) => format!("skipped: {why}"),
+        RungStatus::OwnerDid(words) => format!("you did it yourself (\"{words}\")"),
+    }
+}
+
+/// The ladder's state, one line per rung, for /status and the greeting.
+pub fn ladder_status(ladder: &Ladder) -> String {
+    let mut md = format!(
+        "OOM ladder for the OOM reported on {} ({}{}{}):\n\n",
+        when(ladder.opened_at),
+        ladder.phase.map_or("phase not known yet", Phase::label),
+        ladder
+            .at_step
+            .map(|s| format!(", at step {s}"))
+            .unwrap_or_default(),
+        if ladder.resolved { ", resolved" } else { "" }
+    );
+    for (rung, status) in &ladder.rungs {
+        let _ = writeln!(md, "- {}: {}", rung.label(), status_text(status));
+    }
+    md
+}
+
+/// What the ladder needs next, as a question or the options after it.
+pub fn next_question(session: &Session, k: &Knowledge) -> String {
+    let Some(ladder) = &session.ladder else {
+        return String::new();
+    };
+    match &ladder.awaiting {
+        Awaiting::Phase => {
+            "Was it mid-load (while loading shards) or mid-step (during training steps)?".into()
+        }
+        Awaiting::Facts => {
+            let need: Vec<_> = missing(&session.facts)
+                .into_iter()
+                .filter(|s| {
+                    !matches!(
+                        s,
+                        crate::dialogue::facts::SlotName::Free
+                            | crate::dialogue::facts::SlotName::Dtype
+                    )
+                })
+                .collect();
+            format!(
+                "To give figures for each step I need what the job was running. {}",
+                ask_for(&need, k)
+            )
+        }
+        Awaiting::DidFlush => {
+            "Before going on: did you flush the page cache between runs (step 1)? (yes/no)".into()
+        }
+        Awaiting::Approval(r) => proposal(*r, &session.facts, k),
+        Awaiting::Result(_) => {
+            "Tell me how it went: \"still OOMs\" (or paste the new error), or \"it works\".".into()
+        }
+        Awaiting::Exhausted => after_ladder(session, k),
+        Awaiting::Nothing => String::new(),
+    }
+}
+
+/// Mid-load OOMs: why loading needs more than training's steady state.
+pub fn load_note(session: &Session, k: &Knowledge) -> Option<String> {
+    let ladder = session.ladder.as_ref()?;
+    if ladder.phase != Some(Phase::MidLoad) {
+        return None;
+    }
+    let figure = build_plan(&session.facts, k)
+        .map(|(plan, _)| {
+            format!(
+                " For this run the estimator puts the load-time peak at {}.",
+                plan.estimate.load.formula
+            )
+        })
+        .unwrap_or_default();
+    Some(format!(
+        "A mid-load OOM is the load-time transient: loading safetensors mmaps each shard (page cache) and copies it into CUDA tensors, and on a Spark both count against the one pool at once, on top of the pages of shards already read.{figure}"
+    ))
+}
+
+fn family_of(facts: &Facts, k: &Knowledge) -> Option<(String, u64)> {
+    match &facts.model.as_ref()?.value {
+        ModelChoice::Catalog(name) => {
+            let m = k.model(name)?;
+            Some((m.family.clone(), m.arch.total_params()))
+        }
+        _ => None,
+    }
+}
+
+/// After all three rungs: a smaller model of the same family, or two Sparks.
+pub fn after_ladder(session: &Session, k: &Knowledge) -> String {
+    let facts = &session.facts;
+    let mut md = String::from("The ladder is done and the OOM persists. What is left:\n\n");
+    match family_of(facts, k) {
+        Some((family, params)) => {
+            let mut best: Option<(String, u64)> = None;
+            for m in k
+                .models
+                .iter()
+                .filter(|m| m.family == family && m.arch.total_params() < params)
+            {
+                let mut f = facts.clone();
+                if let Some(model) = &mut f.model {
+                    model.value = ModelChoice::Catalog(m.name.clone());
+                }
+                if let Some((plan, _)) = build_plan(&f, k)
+                    && plan.judgement.verdict == crate::calc::verdict::Verdict::Fits
+                    && best.as_ref().is_none_or(|(n, _)| {
+                        k.model(n)
+                            .is_some_and(|b| b.arch.total_params() < m.arch.total_params())
+                    })
+                {
+                    best = Some((m.name.clone(), plan.estimate.total_centi_gb));
+                }
+            }
+            match best {
+                Some((name, centi)) => {
+                    let _ = writeln!(
+                        md,
+                        "- a smaller model: {name} is the largest {family} model in the catalog whose plan fits ({} GB with your settings);",
+                        show_centi(centi)
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        md,
+                        "- a smaller model: no smaller {family} model in the catalog fits with your settings;"
+                    );
+                }
+            }
+        }
+        None => md.push_str("- a smaller model (name it, and I will plan it);\n"),
+    }
+    let mut two = facts.clone();
+    let at = jiff::Timestamp::UNIX_EPOCH;
+    two.nodes = Some(Known {
+        value: 2,
+        words: "two Sparks".into(),
+        at,
+    });
+    two.sharding = Some(Known {
+        value: crate::calc::setup::Sharding::Fsdp,
+        words: "fsdp".into(),
+        at,
+    });
+    let fsdp = build_plan(&two, k).map(|(p, _)| p.estimate.total_centi_gb);
+    two.sharding = Some(Known {
+        value: crate::calc::setup::Sharding::Ddp,
+        words: "ddp".into(),
+        at,
+    });
+    let ddp = build_plan(&two, k).map(|(p, _)| p.estimate.total_centi_gb);
+    if let (Some(f), Some(d)) = (fsdp, ddp) {
+        let _ = writeln!(
+            md,
+            "- two Sparks: with FSDP each Spark needs {} GB, with DDP {} GB each. DDP or FSDP only, never tensor parallel.",
+            show_centi(f),
+            show_centi(d)
+        );
+    }
+    md
+}

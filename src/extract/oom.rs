@@ -1,0 +1,233 @@
+//! Recognises an out-of-memory report and the owner's answers on the OOM
+//! ladder: the phase (mid-load or mid-step), a step's result, and a step the
+//! owner says they already took.
+
+use regex::Regex;
+use serde::Serialize;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// While loading the checkpoint (shards, quantization).
+    MidLoad,
+    /// During training steps.
+    MidStep,
+}
+
+impl Phase {
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::MidLoad => "mid-load",
+            Phase::MidStep => "mid-step",
+        }
+    }
+}
+
+/// An OOM the owner reported, with what could be read from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OomReport {
+    pub phase: Option<Phase>,
+    pub at_step: Option<u64>,
+    /// "Tried to allocate 2.00 GiB", when a traceback says so.
+    pub tried_to_allocate: Option<String>,
+    /// The line that showed it, for quoting back.
+    pub evidence: String,
+}
+
+/// A rung of the ladder, in the seed's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rung {
+    Flush,
+    Packing,
+    Batch,
+    Method,
+}
+
+impl Rung {
+    pub const ALL: [Rung; 4] = [Rung::Flush, Rung::Packing, Rung::Batch, Rung::Method];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Rung::Flush => "step 1: flush the page cache between runs",
+            Rung::Packing => "step 2: shorter packing",
+            Rung::Batch => "step 2: smaller batch",
+            Rung::Method => "step 3: QLoRA → bf16 LoRA",
+        }
+    }
+}
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).unwrap_or_else(|e| panic!("bad built-in pattern {p}: {e}"))
+}
+
+static OOM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train))",
+    )
+});
+static LOAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(while loading|during load(?:ing)?|loading (?:checkpoint )?shards|mid[\s-]?load|at load|when loading|from_pretrained|quantiz(?:ing|ation) the model|Loading checkpoint shards)",
+    )
+});
+static STEP_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(mid[\s-]?step|during (?:a )?(?:training )?step|in the middle of training|(?:during|while|mid)[\s-]training|in backward|in forward|\bbackward\b|optimizer\.step|\bat step\b|after \d+ steps|loss\.backward|training_step)",
+    )
+});
+static AT_STEP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?:\bat step|\bstep|after)\s+(\d+)(?:\s+steps)?"));
+static TRIED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried to allocate ([\d.]+ [KMGT]i?B)"));
+
+/// Does the text report an OOM? Reads tracebacks, kernel OOM-killer lines
+/// and plain words.
+pub fn oom_report(text: &str) -> Option<OomReport> {
+    let line = text.lines().find(|l| OOM.is_match(l))?;
+    let phase = if LOAD.is_match(text) {
+        Some(Phase::MidLoad)
+    } else if STEP_WORDS.is_match(text) || AT_STEP.is_match(text) {
+        Some(Phase::MidStep)
+    } else {
+        None
+    };
+    Some(OomReport {
+        phase,
+        at_step: AT_STEP.captures(text).and_then(|c| c[1].parse().ok()),
+        tried_to_allocate: TRIED.captures(text).map(|c| c[1].to_string()),
+        evidence: line.trim().chars().take(200).collect(),
+    })
+}
+
+/// The phase alone, as an answer to "mid-load or mid-step?".
+pub fn phase_answer(text: &str) -> Option<Phase> {
+    if LOAD.is_match(text) || text.to_ascii_lowercase().contains("load") {
+        Some(Phase::MidLoad)
+    } else if STEP_WORDS.is_match(text)
+        || AT_STEP.is_match(text)
+        || text.to_ascii_lowercase().contains("step")
+        || text.to_ascii_lowercase().contains("training")
+    {
+        Some(Phase::MidStep)
+    } else {
+        None
+    }
+}
+
+/// The result of a step the owner tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepResult {
+    StillOom,
+    Fixed,
+}
+
+static STILL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(still (?:oom|ooms|oomed|out of memory|fails|failing|crash(?:es|ed)?|dies|died|killed|the same)|same (?:error|oom)|oom(?:ed|'d)? again|again oom|didn'?t help|did not help|no luck|nope,? still)\b",
+    )
+});
+static FIXED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through)\b",
+    )
+});
+
+pub fn step_result(text: &str) -> Option<StepResult> {
+    if STILL.is_match(text) {
+        Some(StepResult::StillOom)
+    } else if FIXED.is_match(text) {
+        Some(StepResult::Fixed)
+    } else {
+        None
+    }
+}
+
+static ALREADY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:already|i'?ve|i have|i)\s+(?:already\s+)?(halved|reduced|lowered|dropped|cut|shortened|flushed|dropped the caches|switched|moved|changed)\b(.*)",
+    )
+});
+
+/// A rung the owner says they already took ("I already halved the batch").
+pub fn already_did(text: &str) -> Option<Rung> {
+    let c = ALREADY.captures(text)?;
+    let verb = c[1].to_ascii_lowercase();
+    let rest = c[2].to_ascii_lowercase();
+    if verb.contains("flush") || rest.contains("cache") {
+        Some(Rung::Flush)
+    } else if rest.contains("batch") {
+        Some(Rung::Batch)
+    } else if rest.contains("pack") || rest.contains("seq") || rest.contains("context") {
+        Some(Rung::Packing)
+    } else if rest.contains("lora") || rest.contains("bf16") || verb == "switched" {
+        Some(Rung::Method)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_words_and_their_phase() {
+        let r = oom_report("OOM at step 340").unwrap();
+        assert_eq!((r.phase, r.at_step), (Some(Phase::MidStep), Some(340)));
+        let r = oom_report("it got killed while loading shards").unwrap();
+        assert_eq!(r.phase, Some(Phase::MidLoad));
+        let r = oom_report("OOM while training").unwrap();
+        assert_eq!(r.phase, Some(Phase::MidStep));
+        let r = oom_report("my run OOMed").unwrap();
+        assert_eq!(r.phase, None);
+        assert!(oom_report("batch 2, packing 1024").is_none());
+    }
+
+    #[test]
+    fn a_pasted_torch_traceback() {
+        let text = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    loss.backward()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 119.70 GiB of which 1.12 GiB is free.";
+        let r = oom_report(text).unwrap();
+        assert_eq!(r.phase, Some(Phase::MidStep));
+        assert_eq!(r.tried_to_allocate.as_deref(), Some("2.00 GiB"));
+        assert!(r.evidence.starts_with("torch.OutOfMemoryError"));
+    }
+
+    #[test]
+    fn real_kernel_oom_killer_lines() {
+        let r = oom_report(include_str!("../../tests/fixtures/kernel-oom-kill.txt")).unwrap();
+        assert!(r.evidence.contains("oom-kill") || r.evidence.contains("Out of memory"));
+        assert_eq!(r.phase, None);
+        assert!(
+            oom_report(include_str!(
+                "../../tests/fixtures/kernel-nv-err-no-memory.txt"
+            ))
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn results_and_jumps() {
+        assert_eq!(
+            step_result("still OOMs at step 12"),
+            Some(StepResult::StillOom)
+        );
+        assert_eq!(
+            step_result("that worked, it's training now"),
+            Some(StepResult::Fixed)
+        );
+        assert_eq!(step_result("batch 2"), None);
+        assert_eq!(already_did("I already halved the batch"), Some(Rung::Batch));
+        assert_eq!(
+            already_did("I already dropped packing to 1024"),
+            Some(Rung::Packing)
+        );
+        assert_eq!(already_did("I flushed the caches"), Some(Rung::Flush));
+        assert_eq!(
+            phase_answer("mid-step, around step 340"),
+            Some(Phase::MidStep)
+        );
+        assert_eq!(phase_answer("while loading"), Some(Phase::MidLoad));
+    }
+}

@@ -21,6 +21,18 @@ fn is_broken_pipe(e: &std::io::Error) -> bool {
     e.kind() == std::io::ErrorKind::BrokenPipe
 }
 
+/// Print a one-shot answer, or its error; a closed pipe is not an error.
+fn print(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => match writeln!(std::io::stdout(), "{text}") {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+            Err(e) => fail(&e.to_string()),
+        },
+        Err(e) => fail(&e),
+    }
+}
+
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
     let cli = match Cli::try_parse_from(argv) {
         Ok(c) => c,
@@ -30,38 +42,14 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     match &cli.command {
-        Some(Command::Plan(args)) => match plan::run(args) {
-            Ok(text) => match writeln!(std::io::stdout(), "{text}") {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-                Err(e) => fail(&e.to_string()),
-            },
-            Err(e) => fail(&e.to_string()),
-        },
+        Some(Command::Plan(args)) => print(plan::run(args).map_err(|e| e.to_string())),
         Some(Command::Procs { file, need, json }) => {
-            match procs::run(file.as_deref(), *need, *json) {
-                Ok(text) => match writeln!(std::io::stdout(), "{text}") {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-                    Err(e) => fail(&e.to_string()),
-                },
-                Err(e) => fail(&e.to_string()),
-            }
+            print(procs::run(file.as_deref(), *need, *json).map_err(|e| e.to_string()))
         }
-        Some(Command::Validate) => {
-            match crate::validation::run(crate::knowledge::Knowledge::embedded()) {
-                Ok(outcomes) => match writeln!(
-                    std::io::stdout(),
-                    "{}",
-                    crate::validation::report(&outcomes)
-                ) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-                    Err(e) => fail(&e.to_string()),
-                },
-                Err(e) => fail(&e),
-            }
-        }
+        Some(Command::Validate) => print(
+            crate::validation::run(crate::knowledge::Knowledge::embedded())
+                .map(|outcomes| crate::validation::report(&outcomes)),
+        ),
         None => dialogue(&cli),
     }
 }

@@ -6,3 +6,9 @@ pub mod free;
 pub mod oom;
 pub mod ps;
 pub mod slots;
+
+/// Compile one of the built-in patterns; they are fixed at build time and
+/// covered by tests, so a bad one is a defect, not an input error.
+pub(crate) fn re(pattern: &str) -> regex::Regex {
+    regex::Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in pattern {pattern}: {e}"))
+}

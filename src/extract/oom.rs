@@ -2,6 +2,7 @@
 //! ladder: the phase (mid-load or mid-step), a step's result, and a step the
 //! owner says they already took.
 
+use crate::extract::re;
 use regex::Regex;
 use serde::Serialize;
 use std::sync::LazyLock;
@@ -56,10 +57,6 @@ impl Rung {
             Rung::Method => "step 3: QLoRA → bf16 LoRA",
         }
     }
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("bad built-in pattern {p}: {e}"))
 }
 
 static OOM: LazyLock<Regex> = LazyLock::new(|| {

@@ -2,6 +2,7 @@
 //! that share the pool: inference servers with their caps, trainers, and
 //! lines it does not recognise (listed as unknown, never guessed).
 
+use crate::extract::re;
 use regex::Regex;
 use serde::Serialize;
 use std::sync::LazyLock;
@@ -72,10 +73,6 @@ impl PsError {
     pub fn hint(&self) -> &'static str {
         "Run `ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep` on the Spark and paste every line it prints (nothing printed means none of them is running)."
     }
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("bad built-in pattern {p}: {e}"))
 }
 
 /// ps aux: USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND.

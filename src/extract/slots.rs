@@ -9,6 +9,7 @@ use crate::calc::setup::{
     Attention, Dtype, LoraTargets, Loss, Method, Optimizer, Precision, Sharding, is_tensor_parallel,
 };
 use crate::calc::solve::SolveFor;
+use crate::extract::re;
 use crate::knowledge::Knowledge;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -46,10 +47,6 @@ pub enum Slot {
 pub struct Found {
     pub slot: Slot,
     pub words: String,
-}
-
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in pattern {pattern}: {e}"))
 }
 
 static METHOD: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,0 +1,240 @@
+//! The memory worksheet: each term of a training run's peak footprint.
+//!
+//! Step peak = weights (+ autocast copies) + adapter + gradients + optimizer
+//! states + activations + loss logits (+ QLoRA's dequantization buffer) +
+//! CUDA context + allocator slack. The load-time peak (weights plus a shard
+//! in flight) is computed beside it, and the larger of the two binds. Every
+//! term carries its formula with the numbers and the knowledge rows it used,
+//! so an owner can redo the arithmetic by hand.
+
+use crate::calc::setup::{Dtype, Method, PlanInput, Precision, Sharding};
+use crate::calc::units::{centi_gb_up, show_centi};
+use crate::knowledge::{Figure, Knowledge};
+use serde::Serialize;
+
+mod activations;
+mod model_state;
+mod transients;
+
+use activations::{activations, logits};
+use model_state::{adapter, autocast_copies, gradients, multi_node, optimizer, weights};
+pub use transients::qlora_overhead_elements_per_token_layer;
+use transients::{context, dequantization, load_peak, qlora_overhead, slack};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Term {
+    pub key: &'static str,
+    pub label: &'static str,
+    /// Exact bytes as computed.
+    pub bytes: f64,
+    /// Hundredths of a GB, rounded up; totals are sums of these.
+    pub centi_gb: u64,
+    pub formula: String,
+    pub source: String,
+}
+
+/// Which moment of the run needs the most memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Peak {
+    /// A training step: forward, backward and the optimizer update.
+    Step,
+    /// Loading the checkpoint: weights in place plus a shard in flight.
+    Load,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The step peak's terms, per Spark.
+    pub terms: Vec<Term>,
+    pub step_centi_gb: u64,
+    pub load: Term,
+    pub binding: Peak,
+    /// The binding peak: what the verdict compares with the budget.
+    pub total_centi_gb: u64,
+    /// The step peak without CUDA context and allocator slack: what
+    /// `torch.cuda.max_memory_allocated()` would report.
+    pub allocated_centi_gb: u64,
+    pub trainable_params: u64,
+}
+
+impl Estimate {
+    pub fn term(&self, key: &str) -> Option<&Term> {
+        self.terms.iter().find(|t| t.key == key)
+    }
+
+    /// Hundredths of a GB in a term, 0 when the term does not apply.
+    pub fn centi(&self, key: &str) -> u64 {
+        self.term(key).map_or(0, |t| t.centi_gb)
+    }
+
+    pub fn total_gb(&self) -> f64 {
+        self.total_centi_gb as f64 / 100.0
+    }
+}
+
+pub(super) fn gb(bytes: f64) -> String {
+    format!("{} GB", show_centi(centi_gb_up(bytes)))
+}
+
+pub(super) fn term(
+    key: &'static str,
+    label: &'static str,
+    bytes: f64,
+    formula: String,
+    source: String,
+) -> Term {
+    Term {
+        key,
+        label,
+        bytes,
+        centi_gb: centi_gb_up(bytes),
+        formula,
+        source,
+    }
+}
+
+pub(super) fn dtype_figure(k: &Knowledge, d: Dtype) -> &Figure {
+    k.dtype(d.key())
+        .unwrap_or_else(|| panic!("knowledge/dtypes.md has no row {:?}", d.key()))
+}
+
+/// LoRA parameters: r × (in + out) for each targeted projection, every layer,
+/// plus lm_head when it is targeted.
+pub fn lora_params(input: &PlanInput) -> u64 {
+    if !input.method.uses_adapter() {
+        return 0;
+    }
+    let arch = &input.model.arch;
+    let per_layer: u64 = arch
+        .linears()
+        .iter()
+        .filter(|l| input.lora_targets.includes(l.name, l.is_attention))
+        .map(|l| input.lora_rank * (l.in_features + l.out_features) * l.copies)
+        .sum();
+    let head = if input.lora_targets.includes_head() {
+        input.lora_rank * (arch.hidden + arch.vocab)
+    } else {
+        0
+    };
+    arch.layers * per_layer + head
+}
+
+/// Parameters that receive gradients and optimizer state.
+pub fn trainable_params(input: &PlanInput) -> u64 {
+    match input.method {
+        Method::Full => input.model.params,
+        Method::Lora | Method::Qlora => lora_params(input),
+    }
+}
+
+/// Shared numbers for one estimate.
+pub(super) struct Sheet<'a> {
+    pub(super) input: &'a PlanInput,
+    pub(super) k: &'a Knowledge,
+    /// Bytes of one 16-bit compute element.
+    pub(super) compute: f64,
+    pub(super) tokens: u64,
+    pub(super) trainable: u64,
+    /// Split N ways under FSDP, else 1.
+    pub(super) shards: u64,
+}
+
+impl Sheet<'_> {
+    pub(super) fn constant(&self, name: &str) -> &Figure {
+        self.k.constant(name)
+    }
+
+    /// Bytes of a trainable parameter and its gradient under the precision
+    /// set-up, with the words for the formula.
+    pub(super) fn trainable_bytes(&self) -> (f64, &'static str) {
+        let fp32 = dtype_figure(self.k, Dtype::Fp32).value;
+        match (self.input.precision, self.input.method) {
+            (Precision::Mixed, _) => (fp32, "fp32"),
+            (Precision::Pure, _) => (self.compute, "16-bit"),
+            (Precision::Standard, Method::Full) => (self.compute, "16-bit"),
+            (Precision::Standard, _) => (fp32, "fp32 adapter"),
+        }
+    }
+
+    /// Per-node share of a model-state term under FSDP.
+    pub(super) fn shard(&self, bytes: f64) -> f64 {
+        bytes / self.shards as f64
+    }
+
+    pub(super) fn shard_text(&self) -> String {
+        if self.shards > 1 {
+            format!(" ÷ {} Sparks (FSDP)", self.shards)
+        } else {
+            String::new()
+        }
+    }
+
+    pub(super) fn shape_source(&self) -> String {
+        use crate::calc::setup::ShapeBasis;
+        match &self.input.model.basis {
+            ShapeBasis::Catalog { model, row } => {
+                format!("knowledge/models.md row {row} ({model})")
+            }
+            ShapeBasis::Config { path } => format!("your config.json ({path})"),
+            ShapeBasis::Approximated { proxy, .. } => format!(
+                "{proxy}'s shapes scaled to your parameter count (an approximation: name the model or give its config.json for exact shapes)"
+            ),
+        }
+    }
+}
+
+pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
+    let sheet = Sheet {
+        input,
+        k,
+        compute: dtype_figure(k, input.dtype).value,
+        tokens: input.batch * input.pack,
+        trainable: trainable_params(input),
+        shards: if input.sharding == Sharding::Fsdp {
+            input.nodes.max(1)
+        } else {
+            1
+        },
+    };
+    let weights = weights(&sheet);
+    let mut terms = vec![weights.clone()];
+    if input.precision == Precision::Mixed {
+        terms.push(autocast_copies(&sheet));
+    }
+    if input.method.uses_adapter() {
+        terms.push(adapter(&sheet));
+    }
+    terms.push(gradients(&sheet));
+    terms.push(optimizer(&sheet));
+    if input.nodes > 1 {
+        terms.push(multi_node(&sheet));
+    }
+    terms.push(activations(&sheet));
+    terms.push(logits(&sheet));
+    if input.weight_format.is_quantized() && input.method == Method::Qlora {
+        terms.push(dequantization(&sheet));
+        terms.push(qlora_overhead(&sheet));
+    }
+    let allocated: u64 = terms.iter().map(|t| t.centi_gb).sum();
+    let slack = slack(&sheet, allocated);
+    let context = context(&sheet);
+    let step = allocated + slack.centi_gb + context.centi_gb;
+    terms.push(slack);
+    terms.push(context.clone());
+    let load = load_peak(&sheet, &weights, &context);
+    let (binding, total) = if load.centi_gb > step {
+        (Peak::Load, load.centi_gb)
+    } else {
+        (Peak::Step, step)
+    };
+    Estimate {
+        terms,
+        step_centi_gb: step,
+        load,
+        binding,
+        total_centi_gb: total,
+        allocated_centi_gb: allocated,
+        trainable_params: sheet.trainable,
+    }
+}

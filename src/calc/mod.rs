@@ -10,5 +10,6 @@ pub mod plan;
 pub mod pool;
 pub mod setup;
 pub mod solve;
+pub mod thermal;
 pub mod units;
 pub mod verdict;

@@ -28,6 +28,33 @@ pub enum Command {
     Plan(Box<PlanArgs>),
     /// Compare the estimator with published measurements (validation/cases.md)
     Validate,
+    /// Is this slowdown thermal throttling? Thermal CSV (and a training log) in
+    #[command(after_help = "Examples:
+  headroom thermal thermal.log --train-log train.log
+  headroom thermal thermal.log --train-log train.log --start \"2026-11-29 10:00:00\" --png chart.png
+  headroom thermal thermal.log --json")]
+    Thermal {
+        /// The sampler's CSV (or any nvidia-smi --query-gpu CSV with a timestamp)
+        #[arg(value_name = "THERMAL.csv")]
+        thermal: std::path::PathBuf,
+        /// The training run's console log
+        #[arg(long, value_name = "LOG")]
+        train_log: Option<std::path::PathBuf>,
+        /// When the run started (local time), for logs that carry no time
+        #[arg(long, value_name = "TIME")]
+        start: Option<String>,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+        /// Also write the chart as SVG
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
+        /// Also write the chart as PNG
+        #[arg(long, value_name = "FILE")]
+        png: Option<std::path::PathBuf>,
+    },
+    /// Print the thermal sampler script and how to start and stop it
+    Sampler,
     /// Check who shares the pool: ps aux lines in, keep/stop per process out
     #[command(after_help = "Examples:
   ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep | headroom procs - --need 40

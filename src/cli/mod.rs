@@ -3,9 +3,11 @@
 pub mod args;
 pub mod plan;
 pub mod procs;
+pub mod thermal;
 
 use crate::conversation::{Conversation, now};
 use crate::memory::datadir;
+use crate::render::terminal::{Style, render};
 use args::{Cli, Command};
 use clap::Parser;
 use std::ffi::OsString;
@@ -50,6 +52,25 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             crate::validation::run(crate::knowledge::Knowledge::embedded())
                 .map(|outcomes| crate::validation::report(&outcomes)),
         ),
+        Some(Command::Thermal {
+            thermal,
+            train_log,
+            start,
+            json,
+            svg,
+            png,
+        }) => print(
+            thermal::run(&thermal::ThermalArgs {
+                thermal,
+                train_log: train_log.as_deref(),
+                start: start.as_deref(),
+                json: *json,
+                svg: svg.as_deref(),
+                png: png.as_deref(),
+            })
+            .map_err(|e| e.to_string()),
+        ),
+        Some(Command::Sampler) => print(Ok(render(&thermal::sampler_text(), Style::detect()))),
         None => dialogue(&cli),
     }
 }

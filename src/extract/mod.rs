@@ -6,6 +6,8 @@ pub mod free;
 pub mod oom;
 pub mod ps;
 pub mod slots;
+pub mod thermal_csv;
+pub mod train_log;
 
 /// Compile one of the built-in patterns; they are fixed at build time and
 /// covered by tests, so a bad one is a defect, not an input error.

@@ -17,6 +17,7 @@ const ANCHORS_MD: &str = include_str!("../../knowledge/anchors.md");
 const SPARK_MD: &str = include_str!("../../knowledge/spark.md");
 const COMMANDS_MD: &str = include_str!("../../knowledge/commands.md");
 const WORKSHEET_MD: &str = include_str!("../../knowledge/worksheet.md");
+const THERMAL_MD: &str = include_str!("../../knowledge/thermal.md");
 
 /// Where a figure came from: a knowledge file's row and its own source text.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +91,7 @@ pub struct Knowledge {
     pub anchors: Vec<Anchor>,
     pub spark: BTreeMap<String, Figure>,
     pub worksheet: BTreeMap<String, Figure>,
+    pub thermal: BTreeMap<String, Figure>,
     pub commands: Vec<SuggestedCommand>,
 }
 
@@ -139,6 +141,7 @@ impl Knowledge {
             anchors: parse_anchors()?,
             spark: parse_keyed("spark.md", SPARK_MD, "fact")?,
             worksheet: parse_keyed("worksheet.md", WORKSHEET_MD, "constant")?,
+            thermal: parse_keyed("thermal.md", THERMAL_MD, "rule")?,
             commands: parse_commands()?,
         })
     }
@@ -156,6 +159,13 @@ impl Knowledge {
         self.worksheet
             .get(name)
             .unwrap_or_else(|| panic!("knowledge/worksheet.md has no row {name:?}"))
+    }
+
+    /// A thermal-analysis rule by name; names are fixed in code and tested.
+    pub fn rule(&self, name: &str) -> &Figure {
+        self.thermal
+            .get(name)
+            .unwrap_or_else(|| panic!("knowledge/thermal.md has no row {name:?}"))
     }
 
     pub fn dtype(&self, name: &str) -> Option<&Figure> {

@@ -1,0 +1,538 @@
+//! Is this slowdown thermal throttling? Thermal samples and step timing on
+//! one time axis: the power plateau, thermal events (reported clock-event
+//! reasons, or temperature climbing at flat power), the slowdown's onset,
+//! and whether the two match. Pure and deterministic.
+
+use crate::extract::thermal_csv::ThermalSample;
+use crate::extract::train_log::{Marker, TrainLog, TrainSample};
+use crate::knowledge::Knowledge;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThermalVerdict {
+    ThermalThrottling,
+    PowerCapOnly,
+    NoThermalEvent,
+    InsufficientData,
+}
+
+impl ThermalVerdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            ThermalVerdict::ThermalThrottling => "thermal throttling",
+            ThermalVerdict::PowerCapOnly => "power cap only, no thermal event",
+            ThermalVerdict::NoThermalEvent => "no thermal event",
+            ThermalVerdict::InsufficientData => "not enough data to say",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// The sampled clock-event reasons report a thermal slowdown.
+    ReportedThermalSlowdown,
+    /// Temperature climbing while power stays flat under the rating.
+    TempClimbFlatPower,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ThermalEvent {
+    pub kind: EventKind,
+    pub start: f64,
+    pub end: f64,
+    pub temp_start_c: Option<f32>,
+    pub temp_end_c: Option<f32>,
+    pub temp_max_c: Option<f32>,
+    pub power_mean_w: Option<f32>,
+    /// SM clock at the end against the start, when sampled (negative: drop).
+    pub clock_change_pct: Option<f32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plateau {
+    pub mean_w: f32,
+    pub share: f32,
+    pub longest_s: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Slowdown {
+    pub onset: f64,
+    pub baseline_s_per_step: f64,
+    pub after_s_per_step: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    pub verdict: ThermalVerdict,
+    pub events: Vec<ThermalEvent>,
+    /// Climbs at flat power seen while the sampled flags said no slowdown.
+    pub unflagged_climbs: Vec<ThermalEvent>,
+    pub plateau: Option<Plateau>,
+    pub slowdown: Option<Slowdown>,
+    pub matches_thermal_event: Option<bool>,
+    /// Seconds from the onset to the nearest event start.
+    pub nearest_event_gap_s: Option<f64>,
+    pub reasons_sampled: bool,
+    pub thermal_span: Option<(f64, f64)>,
+    pub train_span: Option<(f64, f64)>,
+    /// Evaluation or checkpoint lines near the onset.
+    pub markers_near_onset: Vec<Marker>,
+    /// Utilisation before and after the onset, when sampled.
+    pub util_before_after: Option<(f32, f32)>,
+    /// Why the data is not enough, and what to sample next.
+    pub insufficient: Vec<String>,
+    pub thermal_samples: usize,
+    pub train_samples: usize,
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+struct Rules {
+    plateau_w: f64,
+    band_w: f64,
+    share: f64,
+    sustained: f64,
+    climb: f64,
+    flat: f64,
+    slowdown: f64,
+    window: f64,
+    min_samples: usize,
+    min_span: f64,
+    rated_w: f64,
+}
+
+impl Rules {
+    fn from(k: &Knowledge) -> Rules {
+        let r = |n: &str| k.rule(n).value;
+        Rules {
+            plateau_w: r("platform power plateau"),
+            band_w: r("plateau band"),
+            share: r("plateau share of loaded samples"),
+            sustained: r("sustained"),
+            climb: r("temperature climb"),
+            flat: r("flat power"),
+            slowdown: r("slowdown"),
+            window: r("match window"),
+            min_samples: r("minimum samples") as usize,
+            min_span: r("minimum span"),
+            rated_w: k.spark("rated power").value,
+        }
+    }
+}
+
+fn event_from(kind: EventKind, s: &[ThermalSample]) -> ThermalEvent {
+    let temps: Vec<f32> = s.iter().filter_map(|x| x.temp_c).collect();
+    let powers: Vec<f32> = s.iter().filter_map(|x| x.power_w).collect();
+    let clock_start = s.iter().find_map(|x| x.sm_clock_mhz);
+    let clock_end = s.iter().rev().find_map(|x| x.sm_clock_mhz);
+    ThermalEvent {
+        kind,
+        start: s[0].t,
+        end: s[s.len() - 1].t,
+        temp_start_c: temps.first().copied(),
+        temp_end_c: temps.last().copied(),
+        temp_max_c: temps.iter().copied().reduce(f32::max),
+        power_mean_w: (!powers.is_empty())
+            .then(|| powers.iter().sum::<f32>() / powers.len() as f32),
+        clock_change_pct: match (clock_start, clock_end) {
+            (Some(a), Some(b)) if a > 0.0 => Some((b - a) / a * 100.0),
+            _ => None,
+        },
+    }
+}
+
+/// SM clock during an event against the median of the window before it.
+fn clock_change(s: &[ThermalSample], e: &ThermalEvent, window: f64) -> Option<f32> {
+    let before = median(
+        s.iter()
+            .filter(|x| x.t >= e.start - window && x.t < e.start)
+            .filter_map(|x| x.sm_clock_mhz.map(f64::from))
+            .collect(),
+    )?;
+    let during = median(
+        s.iter()
+            .filter(|x| x.t >= e.start && x.t <= e.end)
+            .filter_map(|x| x.sm_clock_mhz.map(f64::from))
+            .collect(),
+    )?;
+    (before > 0.0).then(|| ((during - before) / before * 100.0) as f32)
+}
+
+/// Spans where the sampled reasons report a thermal slowdown.
+fn flagged_events(s: &[ThermalSample]) -> Vec<ThermalEvent> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, x) in s.iter().enumerate() {
+        let on = x.thermal_flag == Some(true);
+        match (on, start) {
+            (true, None) => start = Some(i),
+            (false, Some(b)) => {
+                out.push(event_from(EventKind::ReportedThermalSlowdown, &s[b..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(b) = start {
+        out.push(event_from(EventKind::ReportedThermalSlowdown, &s[b..]));
+    }
+    out
+}
+
+/// Temperature rising by `climb` over a sustained window while power stays
+/// flat across that window and the one before it (so a cold start, where
+/// power ramps too, is not a climb).
+fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
+    let valid: Vec<&ThermalSample> = s
+        .iter()
+        .filter(|x| x.temp_c.is_some() && x.power_w.is_some())
+        .collect();
+    let mut marked = vec![false; valid.len()];
+    let mut before = 0usize;
+    let mut end = 0usize;
+    for i in 0..valid.len() {
+        let t0 = valid[i].t;
+        while before < i && valid[before].t < t0 - r.sustained {
+            before += 1;
+        }
+        if valid[before].t > t0 - r.sustained * 0.9 || before == i {
+            continue; // no full window before this point yet
+        }
+        if end < i {
+            end = i;
+        }
+        while end + 1 < valid.len() && valid[end].t < t0 + r.sustained {
+            end += 1;
+        }
+        if valid[end].t < t0 + r.sustained * 0.9 {
+            break;
+        }
+        let span = &valid[before..=end];
+        let powers: Vec<f64> = span
+            .iter()
+            .map(|x| x.power_w.unwrap_or(0.0) as f64)
+            .collect();
+        let Some(mid) = median(powers.clone()) else {
+            continue;
+        };
+        let flat =
+            mid > 0.0 && mid < r.rated_w && powers.iter().all(|p| (p - mid).abs() <= r.flat * mid);
+        let rise = valid[end].temp_c.unwrap_or(0.0) - valid[i].temp_c.unwrap_or(0.0);
+        if flat && rise as f64 >= r.climb {
+            for m in marked.iter_mut().take(end + 1).skip(i) {
+                *m = true;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for i in 0..=valid.len() {
+        let on = i < valid.len() && marked[i];
+        match (on, start) {
+            (true, None) => start = Some(i),
+            (false, Some(b)) => {
+                let run: Vec<ThermalSample> = valid[b..i].iter().map(|x| **x).collect();
+                out.push(event_from(EventKind::TempClimbFlatPower, &run));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn plateau(s: &[ThermalSample], r: &Rules) -> Option<Plateau> {
+    let loaded: Vec<&ThermalSample> = s
+        .iter()
+        .filter(|x| {
+            x.power_w.is_some()
+                && x.util_pct.is_none_or(|u| u >= 50.0)
+                && x.power_w.unwrap_or(0.0) > 30.0
+        })
+        .collect();
+    if loaded.len() < r.min_samples {
+        return None;
+    }
+    let on = |x: &ThermalSample| (x.power_w.unwrap_or(0.0) as f64 - r.plateau_w).abs() <= r.band_w;
+    let hits: Vec<&&ThermalSample> = loaded.iter().filter(|x| on(x)).collect();
+    let share = hits.len() as f64 / loaded.len() as f64;
+    let mut longest = 0.0f64;
+    let mut run_start: Option<f64> = None;
+    for x in &loaded {
+        match (on(x), run_start) {
+            (true, None) => run_start = Some(x.t),
+            (true, Some(b)) => longest = longest.max(x.t - b),
+            (false, _) => run_start = None,
+        }
+    }
+    (share >= r.share && longest >= r.sustained).then(|| Plateau {
+        mean_w: hits.iter().map(|x| x.power_w.unwrap_or(0.0)).sum::<f32>() / hits.len() as f32,
+        share: share as f32,
+        longest_s: longest,
+    })
+}
+
+/// The first point after which the rolling step time stays `slowdown` above
+/// the baseline (the median of the run's first fifth) for a sustained
+/// window.
+fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
+    let n = train.len();
+    if n < r.min_samples {
+        return None;
+    }
+    let base_n = (n / 5).max(5).min(n);
+    let baseline = median(train[..base_n].iter().map(|x| x.sec_per_step).collect())?;
+    let half = 4usize;
+    let rolling: Vec<f64> = (0..n)
+        .map(|i| {
+            let lo = i.saturating_sub(half);
+            let hi = (i + half + 1).min(n);
+            median(train[lo..hi].iter().map(|x| x.sec_per_step).collect()).unwrap_or(0.0)
+        })
+        .collect();
+    let slow = |v: f64| v >= baseline * (1.0 + r.slowdown);
+    for i in base_n..n {
+        if !slow(rolling[i]) {
+            continue;
+        }
+        let t0 = train[i].t;
+        let window: Vec<usize> = (i..n)
+            .take_while(|&j| train[j].t <= t0 + r.sustained)
+            .collect();
+        let lasts = train[n - 1].t - t0 >= r.sustained;
+        if lasts && window.len() >= 3 && window.iter().all(|&j| slow(rolling[j])) {
+            let after = median(train[i..].iter().map(|x| x.sec_per_step).collect())?;
+            return Some(Slowdown {
+                onset: t0,
+                baseline_s_per_step: baseline,
+                after_s_per_step: after,
+            });
+        }
+    }
+    None
+}
+
+pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledge) -> Analysis {
+    let r = Rules::from(k);
+    let valid: Vec<ThermalSample> = thermal
+        .iter()
+        .filter(|x| x.temp_c.is_some() || x.power_w.is_some())
+        .copied()
+        .collect();
+    let thermal_span = (!valid.is_empty()).then(|| (valid[0].t, valid[valid.len() - 1].t));
+    let reasons_sampled = thermal.iter().any(|x| x.thermal_flag.is_some());
+    let mut insufficient = Vec::new();
+    if valid.len() < r.min_samples || thermal_span.is_none_or(|(a, b)| b - a < r.min_span) {
+        insufficient.push(format!(
+            "{} thermal sample(s) spanning {:.0} s: too few to judge (want {} or more over at least {:.0} minutes). Sample for the whole run: `bash assets/thermal-sample.sh 30 thermal.log`.",
+            valid.len(),
+            thermal_span.map_or(0.0, |(a, b)| b - a),
+            r.min_samples,
+            r.min_span / 60.0
+        ));
+    }
+    let mut train_span = None;
+    let mut train_in: Vec<TrainSample> = Vec::new();
+    if let Some(log) = train {
+        if !log.anchored {
+            insufficient.push("the training log carries no absolute time, so it cannot be lined up with the thermal samples: give the run's start time (`--start \"2026-11-29 10:00:00\"`).".into());
+        } else {
+            train_span = Some((log.samples[0].t, log.samples[log.samples.len() - 1].t));
+            if let (Some((ta, tb)), Some((la, lb))) = (thermal_span, train_span) {
+                let (a, b) = (ta.max(la), tb.min(lb));
+                train_in = log
+                    .samples
+                    .iter()
+                    .filter(|x| x.t >= a && x.t <= b)
+                    .copied()
+                    .collect();
+                if b - a < r.sustained || train_in.len() < r.min_samples {
+                    insufficient.push(format!(
+                        "the thermal samples and the training log overlap for {:.0} s with {} step sample(s): too little to correlate. Keep the sampler running for the whole run.",
+                        (b - a).max(0.0),
+                        train_in.len()
+                    ));
+                }
+            }
+        }
+    }
+    let mut analysis = Analysis {
+        verdict: ThermalVerdict::InsufficientData,
+        events: Vec::new(),
+        unflagged_climbs: Vec::new(),
+        plateau: None,
+        slowdown: None,
+        matches_thermal_event: None,
+        nearest_event_gap_s: None,
+        reasons_sampled,
+        thermal_span,
+        train_span,
+        markers_near_onset: Vec::new(),
+        util_before_after: None,
+        insufficient,
+        thermal_samples: valid.len(),
+        train_samples: train.map_or(0, |l| l.samples.len()),
+    };
+    if !analysis.insufficient.is_empty() {
+        return analysis;
+    }
+    let climb_events = climbs(&valid, &r);
+    if reasons_sampled {
+        // The sampled reasons settle it; climbs outside any flagged span are
+        // noted beside them.
+        analysis.events = flagged_events(&valid);
+        let flagged = analysis.events.clone();
+        analysis.unflagged_climbs = climb_events
+            .into_iter()
+            .filter(|c| !flagged.iter().any(|e| c.start <= e.end && c.end >= e.start))
+            .collect();
+    } else {
+        analysis.events = climb_events;
+    }
+    for e in analysis
+        .events
+        .iter_mut()
+        .chain(analysis.unflagged_climbs.iter_mut())
+    {
+        e.clock_change_pct = clock_change(&valid, e, r.sustained);
+    }
+    analysis.plateau = plateau(&valid, &r);
+    analysis.verdict = if !analysis.events.is_empty() {
+        ThermalVerdict::ThermalThrottling
+    } else if analysis.plateau.is_some() {
+        ThermalVerdict::PowerCapOnly
+    } else {
+        ThermalVerdict::NoThermalEvent
+    };
+    if train.is_some() {
+        analysis.slowdown = slowdown(&train_in, &r);
+        if let Some(s) = &analysis.slowdown {
+            let gap = analysis
+                .events
+                .iter()
+                .map(|e| {
+                    if s.onset >= e.start - r.window && s.onset <= e.end + r.window {
+                        (s.onset - e.start).abs().min((s.onset - e.end).abs()).min(
+                            if s.onset >= e.start && s.onset <= e.end {
+                                0.0
+                            } else {
+                                f64::MAX
+                            },
+                        )
+                    } else {
+                        (s.onset - e.start).abs()
+                    }
+                })
+                .reduce(f64::min);
+            analysis.nearest_event_gap_s = gap;
+            analysis.matches_thermal_event = Some(gap.is_some_and(|g| g <= r.window));
+            if let Some(log) = train {
+                analysis.markers_near_onset = log
+                    .markers
+                    .iter()
+                    .filter(|m| (m.t - s.onset).abs() <= r.window)
+                    .copied()
+                    .collect();
+            }
+            let util = |f: &dyn Fn(f64) -> bool| {
+                let v: Vec<f64> = valid
+                    .iter()
+                    .filter(|x| f(x.t))
+                    .filter_map(|x| x.util_pct.map(f64::from))
+                    .collect();
+                median(v)
+            };
+            if let (Some(b), Some(a)) = (util(&|t| t < s.onset), util(&|t| t >= s.onset)) {
+                analysis.util_before_after = Some((b as f32, a as f32));
+            }
+        }
+    }
+    analysis
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(t: f64, temp: f32, power: f32) -> ThermalSample {
+        ThermalSample {
+            t,
+            temp_c: Some(temp),
+            power_w: Some(power),
+            sm_clock_mhz: None,
+            util_pct: Some(99.0),
+            thermal_flag: None,
+            power_cap_flag: None,
+        }
+    }
+
+    #[test]
+    fn a_plateau_near_100_w_with_steady_temperature_is_the_cap_only() {
+        let s: Vec<_> = (0..240)
+            .map(|i| sample(i as f64 * 30.0, 68.0, 98.0 + (i % 3) as f32))
+            .collect();
+        let a = analyze(&s, None, Knowledge::embedded());
+        assert_eq!(a.verdict, ThermalVerdict::PowerCapOnly);
+        assert!(a.events.is_empty());
+    }
+
+    #[test]
+    fn temperature_climbing_at_flat_power_is_the_signature() {
+        let s: Vec<_> = (0..240)
+            .map(|i| {
+                let t = i as f64 * 30.0;
+                let temp = if i < 120 {
+                    70.0
+                } else {
+                    70.0 + (i - 120) as f32 * 0.3
+                };
+                sample(t, temp, 100.0)
+            })
+            .collect();
+        let a = analyze(&s, None, Knowledge::embedded());
+        assert_eq!(a.verdict, ThermalVerdict::ThermalThrottling);
+        assert_eq!(a.events[0].kind, EventKind::TempClimbFlatPower);
+        assert!(a.events[0].start >= 120.0 * 30.0 - 600.0);
+    }
+
+    #[test]
+    fn a_cold_start_ramp_is_not_a_climb() {
+        let s: Vec<_> = (0..240)
+            .map(|i| {
+                let t = i as f64 * 30.0;
+                let (temp, power) = if i < 20 {
+                    (40.0 + i as f32 * 1.5, 20.0 + i as f32 * 4.0)
+                } else {
+                    (70.0, 100.0)
+                };
+                sample(t, temp, power)
+            })
+            .collect();
+        let a = analyze(&s, None, Knowledge::embedded());
+        assert!(a.events.is_empty(), "{:?}", a.events);
+    }
+
+    #[test]
+    fn too_few_samples_are_insufficient() {
+        let s: Vec<_> = (0..3)
+            .map(|i| sample(i as f64 * 30.0, 60.0, 90.0))
+            .collect();
+        let a = analyze(&s, None, Knowledge::embedded());
+        assert_eq!(a.verdict, ThermalVerdict::InsufficientData);
+        assert!(a.insufficient[0].contains("thermal-sample.sh"));
+    }
+}

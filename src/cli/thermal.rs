@@ -1,0 +1,95 @@
+//! `headroom thermal` and `headroom sampler`: the slowdown check in one
+//! shot, and the sampling script with how to start and stop it.
+
+use crate::calc::thermal::analyze;
+use crate::cli::plan::PlanError;
+use crate::extract::thermal_csv::{parse_time, read_thermal};
+use crate::extract::train_log::{TrainLog, read_train_log};
+use crate::knowledge::Knowledge;
+use crate::render::chart::{Glyphs, chart};
+use crate::render::svg_chart::{png, svg};
+use crate::render::terminal::{Style, render};
+use crate::render::thermal_md::{thermal_json, thermal_markdown};
+use std::fs::File;
+use std::io::{BufReader, IsTerminal};
+use std::path::Path;
+
+pub const SAMPLER: &str = include_str!("../../assets/thermal-sample.sh");
+
+/// The script and how to run it; headroom never runs it.
+pub fn sampler_text() -> String {
+    format!(
+        "The sampler (assets/thermal-sample.sh in headroom's repository). Save it on the Spark, then start it next to your run:\n\n```\nbash assets/thermal-sample.sh 30 thermal.log\n```\n\nIt prints the sampler's PID and appends one row every 30 seconds. Stop it with `kill PID` when the run ends, then give me `thermal.log` and the training log.\n\n```bash\n{SAMPLER}```"
+    )
+}
+
+pub struct ThermalArgs<'a> {
+    pub thermal: &'a Path,
+    pub train_log: Option<&'a Path>,
+    pub start: Option<&'a str>,
+    pub json: bool,
+    pub svg: Option<&'a Path>,
+    pub png: Option<&'a Path>,
+}
+
+fn open(path: &Path, flag: &str) -> Result<File, PlanError> {
+    File::open(path).map_err(|e| PlanError(format!("{flag}{}: {e}", path.display())))
+}
+
+pub fn run(args: &ThermalArgs<'_>) -> Result<String, PlanError> {
+    let k = Knowledge::embedded();
+    let thermal = read_thermal(BufReader::new(open(args.thermal, "")?))
+        .map_err(|e| PlanError(format!("{}: {e}. {}", args.thermal.display(), e.hint())))?;
+    let start = match args.start {
+        None => None,
+        Some(s) => Some(parse_time(s).ok_or_else(|| {
+            PlanError(format!(
+                "--start {s:?}: expected a local time like \"2026-11-29 10:00:00\""
+            ))
+        })?),
+    };
+    let train: Option<TrainLog> = match args.train_log {
+        None => None,
+        Some(p) => Some(
+            read_train_log(open(p, "--train-log ")?, start).map_err(|e| {
+                PlanError(format!("--train-log {}: {e}. {}", p.display(), e.hint()))
+            })?,
+        ),
+    };
+    let analysis = analyze(&thermal, train.as_ref(), k);
+    let train_samples = train.as_ref().map_or(&[][..], |t| &t.samples[..]);
+    if args.svg.is_some() || args.png.is_some() {
+        let title = format!(
+            "headroom thermal check: {} (shaded: thermal event; black line: slowdown onset)",
+            analysis.verdict.label()
+        );
+        let doc = svg(&thermal, train_samples, &analysis, &title).map_err(PlanError)?;
+        if let Some(p) = args.svg {
+            std::fs::write(p, &doc)
+                .map_err(|e| PlanError(format!("--svg {}: {e}", p.display())))?;
+        }
+        if let Some(p) = args.png {
+            let bytes = png(&doc).map_err(PlanError)?;
+            std::fs::write(p, bytes)
+                .map_err(|e| PlanError(format!("--png {}: {e}", p.display())))?;
+        }
+    }
+    if args.json {
+        return Ok(serde_json::to_string_pretty(&thermal_json(&analysis))
+            .expect("thermal JSON serializes"));
+    }
+    let style = Style::detect();
+    let glyphs = if style == Style::Rich && std::io::stdout().is_terminal() {
+        Glyphs::Unicode
+    } else {
+        Glyphs::Ascii
+    };
+    let mut md = thermal_markdown(&analysis, k);
+    if analysis.thermal_span.is_some() && analysis.insufficient.is_empty() {
+        md.push_str(&format!(
+            "\n```\n{}\n```\n",
+            chart(&thermal, train_samples, &analysis, 72, glyphs)
+        ));
+    }
+    Ok(render(&md, style))
+}

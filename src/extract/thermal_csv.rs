@@ -1,0 +1,264 @@
+//! Reads temperature and power samples: the seed sampler's CSV
+//! (`timestamp,temperature.gpu,power.draw`), this project's richer one, and
+//! plain `nvidia-smi --query-gpu=… --format=csv` output with or without
+//! units and header. Repeated headers (a restarted sampler), `[N/A]`,
+//! `[Not Supported]`, blank lines and CRLF are all taken in stride.
+//!
+//! Reads line by line, so a day of 1 Hz samples costs a few MB.
+
+use serde::Serialize;
+use std::io::BufRead;
+
+/// One sample; a field the GPU did not report is `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ThermalSample {
+    /// Seconds since 1970 of the sample's local wall-clock time (nvidia-smi
+    /// prints local time without a zone; training logs do the same).
+    pub t: f64,
+    pub temp_c: Option<f32>,
+    pub power_w: Option<f32>,
+    pub sm_clock_mhz: Option<f32>,
+    pub util_pct: Option<f32>,
+    /// Thermal slowdown (SW or HW) reported active, when sampled.
+    pub thermal_flag: Option<bool>,
+    /// SW power cap reported active, when sampled.
+    pub power_cap_flag: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ThermalCsvError {
+    #[error("no timestamped samples in it")]
+    NoSamples,
+    #[error("line {line}: {what}")]
+    BadLine { line: usize, what: String },
+    #[error("could not read it: {0}")]
+    Io(String),
+}
+
+impl ThermalCsvError {
+    pub fn hint(&self) -> &'static str {
+        "Sample with `bash assets/thermal-sample.sh 30 thermal.log` (or `nvidia-smi --query-gpu=timestamp,temperature.gpu,power.draw --format=csv -l 30 > thermal.csv`) and give me the file."
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Field {
+    Timestamp,
+    Temp,
+    Power,
+    SmClock,
+    Util,
+    ReasonsMask,
+    ThermalFlag,
+    PowerCapFlag,
+    Other,
+}
+
+fn field_of(name: &str) -> Field {
+    let n = name
+        .trim()
+        .split(" [")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match n.as_str() {
+        "timestamp" => Field::Timestamp,
+        "temperature.gpu" => Field::Temp,
+        "power.draw" | "power.draw.average" | "power.draw.instant" => Field::Power,
+        "clocks.sm" | "clocks.current.sm" => Field::SmClock,
+        "utilization.gpu" => Field::Util,
+        "clocks_event_reasons.active" | "clocks_throttle_reasons.active" => Field::ReasonsMask,
+        "clocks_event_reasons.sw_thermal_slowdown"
+        | "clocks_throttle_reasons.sw_thermal_slowdown"
+        | "clocks_event_reasons.hw_thermal_slowdown"
+        | "clocks_throttle_reasons.hw_thermal_slowdown" => Field::ThermalFlag,
+        "clocks_event_reasons.sw_power_cap" | "clocks_throttle_reasons.sw_power_cap" => {
+            Field::PowerCapFlag
+        }
+        _ => Field::Other,
+    }
+}
+
+/// The seed sampler's columns, used when a file has no header.
+const SEED_COLUMNS: [Field; 3] = [Field::Timestamp, Field::Temp, Field::Power];
+
+fn is_header(line: &str) -> bool {
+    line.split(',').any(|c| field_of(c) == Field::Timestamp)
+        || line.to_ascii_lowercase().contains("temperature.gpu")
+}
+
+/// "62", "98.45 W", "1545 MHz", "100 %"; `None` for [N/A] and friends.
+fn number(cell: &str) -> Option<f32> {
+    let c = cell.trim();
+    let c = c.split_whitespace().next()?;
+    c.parse::<f32>().ok()
+}
+
+fn flag(cell: &str) -> Option<bool> {
+    match cell.trim().to_ascii_lowercase().as_str() {
+        "active" => Some(true),
+        "not active" => Some(false),
+        _ => None,
+    }
+}
+
+/// NVML bits: SW thermal 0x20, HW thermal 0x40, SW power cap 0x04.
+fn mask(cell: &str) -> Option<(bool, bool)> {
+    let c = cell.trim();
+    let hex = c.strip_prefix("0x").or_else(|| c.strip_prefix("0X"))?;
+    let v = u64::from_str_radix(hex, 16).ok()?;
+    Some((v & 0x60 != 0, v & 0x04 != 0))
+}
+
+/// "2025/10/20 14:03:11.123" (or with dashes) as seconds.
+pub fn parse_time(cell: &str) -> Option<f64> {
+    let c = cell.trim().replace('/', "-");
+    let (date, time) = c.split_once([' ', 'T'])?;
+    let mut d = date.split('-').map(|p| p.parse::<i32>().ok());
+    let (y, mo, da) = (d.next()??, d.next()??, d.next()??);
+    let mut t = time.trim_end_matches('Z').split(':');
+    let h: i32 = t.next()?.parse().ok()?;
+    let mi: i32 = t.next()?.parse().ok()?;
+    let s: f64 = t.next()?.replace(',', ".").parse().ok()?;
+    let date = jiff::civil::Date::new(y as i16, mo as i8, da as i8).ok()?;
+    let dt = date.at(h as i8, mi as i8, 0, 0);
+    let secs = jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()?.as_second() as f64;
+    Some(secs + s)
+}
+
+/// Read every sample; lines that are not samples (headers, blanks, the
+/// `$ nvidia-smi …` command line) are skipped.
+pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCsvError> {
+    let mut columns: Vec<Field> = SEED_COLUMNS.to_vec();
+    let mut out = Vec::new();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| ThermalCsvError::Io(e.to_string()))?;
+        let line = line.trim_end_matches('\r').trim();
+        if line.is_empty() || line.starts_with('$') || line.starts_with('#') {
+            continue;
+        }
+        if is_header(line) {
+            columns = line.split(',').map(field_of).collect();
+            continue;
+        }
+        let cells: Vec<&str> = line.split(',').collect();
+        let mut s = ThermalSample {
+            t: f64::NAN,
+            temp_c: None,
+            power_w: None,
+            sm_clock_mhz: None,
+            util_pct: None,
+            thermal_flag: None,
+            power_cap_flag: None,
+        };
+        for (field, cell) in columns.iter().zip(cells.iter()) {
+            match field {
+                Field::Timestamp => s.t = parse_time(cell).unwrap_or(f64::NAN),
+                Field::Temp => s.temp_c = number(cell),
+                Field::Power => s.power_w = number(cell),
+                Field::SmClock => s.sm_clock_mhz = number(cell),
+                Field::Util => s.util_pct = number(cell),
+                Field::ReasonsMask => {
+                    if let Some((thermal, cap)) = mask(cell) {
+                        s.thermal_flag = Some(s.thermal_flag.unwrap_or(false) || thermal);
+                        s.power_cap_flag = Some(s.power_cap_flag.unwrap_or(false) || cap);
+                    }
+                }
+                Field::ThermalFlag => {
+                    if let Some(f) = flag(cell) {
+                        s.thermal_flag = Some(s.thermal_flag.unwrap_or(false) || f);
+                    }
+                }
+                Field::PowerCapFlag => {
+                    if let Some(f) = flag(cell) {
+                        s.power_cap_flag = Some(s.power_cap_flag.unwrap_or(false) || f);
+                    }
+                }
+                Field::Other => {}
+            }
+        }
+        if s.t.is_nan() {
+            // A line with a value but no readable time cannot be placed.
+            if cells.len() >= 2
+                && cells.iter().any(|c| number(c).is_some())
+                && !columns.contains(&Field::Timestamp)
+            {
+                return Err(ThermalCsvError::BadLine {
+                    line: i + 1,
+                    what: "the header has no timestamp column".into(),
+                });
+            }
+            continue;
+        }
+        out.push(s);
+    }
+    if out.is_empty() {
+        return Err(ThermalCsvError::NoSamples);
+    }
+    out.sort_by(|a, b| a.t.total_cmp(&b.t));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<ThermalSample> {
+        read_thermal(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn the_seed_sampler_format() {
+        let s =
+            read("timestamp,temperature.gpu,power.draw\n2025/10/20 14:03:11.123, 62, 98.45 W\n");
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].temp_c, Some(62.0));
+        assert_eq!(s[0].power_w, Some(98.45));
+        assert_eq!(s[0].t, parse_time("2025-10-20 14:03:11.123").unwrap());
+    }
+
+    #[test]
+    fn headerless_rows_are_read_as_the_seed_columns() {
+        let s = read(
+            "2025/10/20 14:03:11.123, 62, 98.45 W\r\n2025/10/20 14:03:41.123, 63, 99.10 W\r\n",
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[1].temp_c, Some(63.0));
+    }
+
+    #[test]
+    fn real_nvidia_smi_query_loop_with_units_and_its_command_line() {
+        let s = read(include_str!(
+            "../../tests/fixtures/nvidia-smi-query-timestamp-loop.txt"
+        ));
+        assert!(s.len() >= 2);
+        assert_eq!(s[0].power_w, Some(44.94));
+        assert_eq!(s[0].util_pct, Some(100.0));
+        assert_eq!(s[0].temp_c, None);
+    }
+
+    #[test]
+    fn restarts_na_and_event_reasons() {
+        let text = "timestamp,temperature.gpu,power.draw,clocks.sm,utilization.gpu,clocks_event_reasons.active,clocks_event_reasons.sw_thermal_slowdown,clocks_event_reasons.hw_thermal_slowdown,clocks_event_reasons.sw_power_cap\n\
+2026/11/29 10:00:00.000, 70, 98.1, 2400, 99, 0x0000000000000000, Not Active, Not Active, Not Active\n\
+\n\
+timestamp,temperature.gpu,power.draw,clocks.sm,utilization.gpu,clocks_event_reasons.active,clocks_event_reasons.sw_thermal_slowdown,clocks_event_reasons.hw_thermal_slowdown,clocks_event_reasons.sw_power_cap\n\
+2026/11/29 10:00:30.000, [N/A], [Not Supported], 1200, 99, 0x0000000000000020, Active, Not Active, Not Active\n";
+        let s = read(text);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].thermal_flag, Some(false));
+        assert_eq!(s[1].thermal_flag, Some(true));
+        assert_eq!(s[1].temp_c, None);
+        assert_eq!(s[1].power_w, None);
+        assert_eq!(s[1].sm_clock_mhz, Some(1200.0));
+    }
+
+    #[test]
+    fn nothing_readable_says_so() {
+        assert_eq!(
+            read_thermal("hello\n".as_bytes()),
+            Err(ThermalCsvError::NoSamples)
+        );
+    }
+}

@@ -1,0 +1,469 @@
+//! Reads step timing out of training logs: tqdm progress bars (Hugging Face
+//! Trainer, TRL, Unsloth, axolotl, torchtune, Lightning), and any log whose
+//! lines carry a timestamp and a step number. Absolute time comes from a
+//! timestamped line, torchtune's log-file name, or the owner's start time.
+//!
+//! Logs of a multi-hour run reach gigabytes of carriage-return progress
+//! updates, so this is a byte scanner over fixed-size chunks (memchr for
+//! line ends and the rate units) that keeps one sample per second of
+//! progress, not a regex over every line.
+
+use memchr::memmem;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Read;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TrainSample {
+    /// Seconds: absolute (like the thermal samples) when the log is
+    /// anchored, else since the progress bar started.
+    pub t: f64,
+    pub step: u64,
+    pub sec_per_step: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    Evaluation,
+    Checkpoint,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Marker {
+    pub t: f64,
+    pub kind: MarkerKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrainLog {
+    pub samples: Vec<TrainSample>,
+    /// Whether `t` is absolute time.
+    pub anchored: bool,
+    /// How the absolute time was found.
+    pub anchor_source: Option<String>,
+    pub markers: Vec<Marker>,
+    pub lines_read: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TrainLogError {
+    #[error(
+        "no step timing in it (no progress bar with it/s or s/it, and no timestamped step lines)"
+    )]
+    NoTiming,
+    #[error("could not read it: {0}")]
+    Io(String),
+}
+
+impl TrainLogError {
+    pub fn hint(&self) -> &'static str {
+        "Give me the training run's console log (the file stdout went to, with its progress bar), not only the metrics dicts."
+    }
+}
+
+/// One progress bar (identified by its total), with epoch resets folded in.
+#[derive(Debug, Default)]
+struct Bar {
+    samples: Vec<(f64, u64, f64)>,
+    last_step: u64,
+    last_elapsed: f64,
+    offset: f64,
+}
+
+#[derive(Default)]
+struct Scanner {
+    bars: BTreeMap<u64, Bar>,
+    stamped: Vec<(f64, u64)>,
+    anchor: Option<(f64, String)>,
+    /// Elapsed seconds of the latest bar update, for anchoring a timestamp
+    /// that follows it.
+    latest_elapsed: Option<f64>,
+    latest_total: Option<u64>,
+    pending_markers: Vec<(f64, bool, MarkerKind)>,
+    lines: u64,
+}
+
+fn parse_digits(b: &[u8]) -> Option<u64> {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(b).ok()?.parse().ok()
+}
+
+fn parse_float(b: &[u8]) -> Option<f64> {
+    std::str::from_utf8(b).ok()?.trim().parse().ok()
+}
+
+/// "03:38", "2:48:45", "150:33:44" as seconds.
+fn parse_interval(b: &[u8]) -> Option<f64> {
+    let s = std::str::from_utf8(b).ok()?.trim();
+    let mut total = 0.0;
+    for part in s.split(':') {
+        total = total * 60.0 + part.parse::<f64>().ok()?;
+    }
+    Some(total)
+}
+
+/// A tqdm update: "N/T [elapsed<remaining, 4.54it/s" or "…, 2.50s/it".
+fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
+    let (unit_at, per_it) = if let Some(i) = memmem::rfind(line, b"it/s") {
+        (i, false)
+    } else {
+        (memmem::rfind(line, b"s/it")?, true)
+    };
+    let open = memchr::memrchr(b'[', &line[..unit_at])?;
+    let inner = &line[open + 1..unit_at];
+    let lt = memchr::memchr(b'<', inner)?;
+    let elapsed = parse_interval(&inner[..lt])?;
+    let comma = memchr::memrchr(b',', inner)?;
+    let rate = parse_float(&inner[comma + 1..])?;
+    if rate <= 0.0 {
+        return None;
+    }
+    let sec_per_step = if per_it { rate } else { 1.0 / rate };
+    let before = &line[..open];
+    let slash = memchr::memrchr(b'/', before)?;
+    let total_end = before[slash + 1..]
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .map_or(before.len(), |p| slash + 1 + p);
+    let total = parse_digits(&before[slash + 1..total_end])?;
+    let step_start = before[..slash]
+        .iter()
+        .rposition(|c| !c.is_ascii_digit())
+        .map_or(0, |p| p + 1);
+    let step = parse_digits(&before[step_start..slash])?;
+    Some((step, total, elapsed, sec_per_step))
+}
+
+/// The first "YYYY-MM-DD HH:MM:SS" in the line, as seconds.
+fn find_timestamp(line: &[u8]) -> Option<f64> {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'-', &line[from..]).map(|i| i + from) {
+        if i >= 4 && line.len() >= i + 15 {
+            let s = &line[i - 4..];
+            let ok = s[..4].iter().all(u8::is_ascii_digit)
+                && s[4] == b'-'
+                && s[5..7].iter().all(u8::is_ascii_digit)
+                && s[7] == b'-'
+                && s[8..10].iter().all(u8::is_ascii_digit)
+                && (s[10] == b' ' || s[10] == b'T')
+                && s.len() >= 19
+                && s[13] == b':'
+                && s[16] == b':';
+            if ok {
+                let text = std::str::from_utf8(&s[..19]).ok()?;
+                return crate::extract::thermal_csv::parse_time(text);
+            }
+        }
+        from = i + 1;
+    }
+    None
+}
+
+/// "step 120", "Step 120", "global_step=120".
+fn find_step(line: &[u8]) -> Option<u64> {
+    let lower: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
+    let at = memmem::find(&lower, b"step")?;
+    let rest = &line[at + 4..];
+    let start = rest.iter().position(u8::is_ascii_digit)?;
+    if rest[..start]
+        .iter()
+        .any(|c| !matches!(c, b' ' | b'=' | b':' | b'_'))
+    {
+        return None;
+    }
+    let end = rest[start..]
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .map_or(rest.len(), |p| start + p);
+    parse_digits(&rest[start..end])
+}
+
+impl Scanner {
+    fn line(&mut self, line: &[u8]) {
+        self.lines += 1;
+        if line.is_empty() {
+            return;
+        }
+        let mut bar_elapsed = None;
+        if let Some((step, total, elapsed, sec)) = parse_bar(line) {
+            let bar = self.bars.entry(total).or_default();
+            if step < bar.last_step {
+                // A new epoch's bar (Lightning) restarts its clock.
+                bar.offset += bar.last_elapsed;
+            }
+            let t = bar.offset + elapsed;
+            // One sample per second of progress keeps memory bounded.
+            if bar
+                .samples
+                .last()
+                .is_none_or(|&(lt, ls, _)| t > lt || step != ls && t >= lt)
+            {
+                bar.samples.push((t, step, sec));
+            }
+            bar.last_step = step;
+            bar.last_elapsed = elapsed;
+            bar_elapsed = Some(t);
+            self.latest_elapsed = Some(t);
+            self.latest_total = Some(total);
+        }
+        let stamp = find_timestamp(line);
+        if let Some(ts) = stamp {
+            if self.anchor.is_none() {
+                self.anchor = Some(match bar_elapsed.or(self.latest_elapsed) {
+                    Some(e) => (
+                        ts - e,
+                        "a timestamped log line next to the progress bar".into(),
+                    ),
+                    // Before the bar began: the bar's clock starts about here.
+                    None => (
+                        ts,
+                        "the timestamped line before the progress bar began".into(),
+                    ),
+                });
+            }
+            if bar_elapsed.is_none()
+                && let Some(step) = find_step(line)
+            {
+                self.stamped.push((ts, step));
+            }
+        }
+        if self.anchor.is_none()
+            && let Some(at) = memmem::find(line, b"/log_")
+        {
+            // torchtune names its log file after the Unix start time.
+            let rest = &line[at + 5..];
+            let end = rest
+                .iter()
+                .position(|c| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            if let Some(unix) = parse_digits(&rest[..end]).filter(|v| *v > 1_000_000_000) {
+                self.anchor = Some((
+                    unix as f64,
+                    "torchtune's log-file name (its start time)".into(),
+                ));
+            }
+        }
+        let marker = if memmem::find(line, b"Running Evaluation").is_some()
+            || memmem::find(line, b"'eval_loss'").is_some()
+        {
+            Some(MarkerKind::Evaluation)
+        } else if memmem::find(line, b"Saving model checkpoint").is_some()
+            || memmem::find(line, b"Saving checkpoint").is_some()
+        {
+            Some(MarkerKind::Checkpoint)
+        } else {
+            None
+        };
+        if let Some(kind) = marker {
+            match stamp {
+                Some(ts) => self.pending_markers.push((ts, true, kind)),
+                None => {
+                    if let Some(e) = self.latest_elapsed {
+                        self.pending_markers.push((e, false, kind));
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
+        // The training bar is the one with the most updates (eval bars are short).
+        let main = self.bars.into_values().max_by_key(|b| b.samples.len());
+        let owner_anchor = start.map(|s| (s, "the start time you gave".to_string()));
+        let anchor = self.anchor.or(owner_anchor);
+        let (samples, anchored) = match main {
+            Some(bar) if !bar.samples.is_empty() => {
+                let base = anchor.as_ref().map_or(0.0, |a| a.0);
+                (
+                    bar.samples
+                        .into_iter()
+                        .map(|(t, step, sec)| TrainSample {
+                            t: base + t,
+                            step,
+                            sec_per_step: sec,
+                        })
+                        .collect::<Vec<_>>(),
+                    anchor.is_some(),
+                )
+            }
+            _ if self.stamped.len() >= 2 => {
+                let mut out = Vec::new();
+                for w in self.stamped.windows(2) {
+                    let (t0, s0) = w[0];
+                    let (t1, s1) = w[1];
+                    if s1 > s0 && t1 > t0 {
+                        out.push(TrainSample {
+                            t: t1,
+                            step: s1,
+                            sec_per_step: (t1 - t0) / (s1 - s0) as f64,
+                        });
+                    }
+                }
+                (out, true)
+            }
+            _ => return Err(TrainLogError::NoTiming),
+        };
+        if samples.is_empty() {
+            return Err(TrainLogError::NoTiming);
+        }
+        let base = anchor.as_ref().map_or(0.0, |a| a.0);
+        let markers = self
+            .pending_markers
+            .into_iter()
+            .filter_map(|(t, absolute, kind)| match (absolute, anchored) {
+                (true, true) => Some(Marker { t, kind }),
+                (false, _) => Some(Marker { t: base + t, kind }),
+                (true, false) => None,
+            })
+            .collect();
+        Ok(TrainLog {
+            samples,
+            anchored,
+            anchor_source: if anchored {
+                anchor
+                    .map(|a| a.1)
+                    .or(Some("timestamped step lines".into()))
+            } else {
+                None
+            },
+            markers,
+            lines_read: self.lines,
+        })
+    }
+}
+
+/// Scan a whole log. `start` is the owner's run start, used when the log
+/// itself carries no absolute time.
+pub fn read_train_log(mut input: impl Read, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
+    let mut scanner = Scanner::default();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let n = input
+            .read(&mut buf)
+            .map_err(|e| TrainLogError::Io(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        let chunk = &buf[..n];
+        let mut from = 0;
+        while let Some(i) = memchr::memchr2(b'\n', b'\r', &chunk[from..]).map(|i| i + from) {
+            if carry.is_empty() {
+                scanner.line(&chunk[from..i]);
+            } else {
+                carry.extend_from_slice(&chunk[from..i]);
+                scanner.line(&carry);
+                carry.clear();
+            }
+            from = i + 1;
+        }
+        carry.extend_from_slice(&chunk[from..]);
+        // A single "line" larger than a few MB is not a log line.
+        if carry.len() > 8 << 20 {
+            carry.clear();
+        }
+    }
+    if !carry.is_empty() {
+        scanner.line(&carry);
+    }
+    scanner.finish(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> TrainLog {
+        read_train_log(text.as_bytes(), None).unwrap()
+    }
+
+    #[test]
+    fn tqdm_updates_with_it_per_s_and_s_per_it() {
+        assert_eq!(
+            parse_bar(b"  1%|          | 10/1000 [00:02<03:38,  4.54it/s]INFO:root:x"),
+            Some((10, 1000, 2.0, 1.0 / 4.54))
+        );
+        assert_eq!(
+            parse_bar("120/1000 [05:01<36:40, 2.50s/it]".as_bytes()),
+            Some((120, 1000, 301.0, 2.5))
+        );
+        assert_eq!(parse_bar(b"0/434 [00:00<?, ?it/s]"), None);
+    }
+
+    #[test]
+    fn real_hf_trainer_log_is_relative_until_anchored() {
+        let log = read(include_str!("../../tests/fixtures/hf-trainer-it-per-s.txt"));
+        assert!(!log.anchored);
+        assert_eq!(log.samples[0].step, 10);
+    }
+
+    #[test]
+    fn real_hf_log_with_an_info_timestamp_is_anchored() {
+        let log = read(include_str!(
+            "../../tests/fixtures/hf-trainer-s-per-it-with-info.txt"
+        ));
+        assert!(log.anchored);
+        assert!((log.samples[0].sec_per_step - 3857.31).abs() < 1e-9);
+        assert_eq!(log.markers[0].kind, MarkerKind::Evaluation);
+    }
+
+    #[test]
+    fn real_axolotl_torchtune_and_lightning_bars() {
+        let ax = read(include_str!("../../tests/fixtures/axolotl-end-of-run.txt"));
+        assert!(ax.anchored);
+        assert!((ax.samples.last().unwrap().sec_per_step - 16.34).abs() < 1e-9);
+        let tt = read_train_log(
+            format!(
+                "{}\n{}",
+                include_str!("../../tests/fixtures/torchtune-steps.txt"),
+                include_str!("../../tests/fixtures/torchtune-tqdm.txt")
+            )
+            .as_bytes(),
+            None,
+        );
+        // torchtune's single tqdm line is one sample: not enough timing alone.
+        assert!(tt.is_err() || tt.unwrap().anchored);
+        let lightning = "Epoch 0: 100%|███| 860/860 [00:05<00:00, 162.25it/s, v_num=1]\rEpoch 1:  50%|█▌ | 430/860 [00:03<00:03, 150.00it/s]\rEpoch 1: 100%|███| 860/860 [00:06<00:00, 140.00it/s]\n";
+        let l = read(lightning);
+        assert_eq!(l.samples.len(), 3);
+        assert_eq!(
+            l.samples[2].t, 11.0,
+            "the second epoch's clock continues the first"
+        );
+    }
+
+    #[test]
+    fn timestamped_step_lines_without_a_bar() {
+        let log = read(
+            "2026-11-29 10:00:00 step 100 loss 1.0\n2026-11-29 10:00:50 step 120 loss 0.9\n2026-11-29 10:01:50 step 140 loss 0.9\n",
+        );
+        assert!(log.anchored);
+        assert_eq!(log.samples.len(), 2);
+        assert_eq!(log.samples[1].sec_per_step, 3.0);
+    }
+
+    #[test]
+    fn a_log_with_no_timing_says_so() {
+        assert_eq!(
+            read_train_log(
+                include_str!("../../tests/fixtures/trl-sft-metrics.txt").as_bytes(),
+                None
+            ),
+            Err(TrainLogError::NoTiming)
+        );
+    }
+
+    #[test]
+    fn the_owners_start_time_anchors_a_relative_log() {
+        let log = read_train_log(
+            include_str!("../../tests/fixtures/hf-trainer-it-per-s.txt").as_bytes(),
+            Some(1_000.0),
+        )
+        .unwrap();
+        assert!(log.anchored);
+        assert_eq!(log.samples[0].t, 1_002.0);
+    }
+}

@@ -110,15 +110,44 @@ def fixtures(out):
         f.write(f"{stamp(START + dt.timedelta(seconds=3030))}, [N/A], [N/A], [N/A], [N/A], [N/A], [N/A], [N/A], [N/A]\r\n")
 
 
-def big(out):
-    """A day at 1 Hz plus a ~1 GB log, for benches/thermal_bench.py."""
+def big(out, target_bytes=1_000_000_000):
+    """A day at 1 Hz plus a ~1 GB console log, for benches/thermal_bench.py.
+
+    tqdm redraws its bar many times a second; the log here holds a redraw
+    every 12.5 ms of run time with a full-width bar, which is what makes real
+    console logs of long runs reach gigabytes."""
     os.makedirs(out, exist_ok=True)
-    day = 24 * 60
+    day = 24 * 3600
+    onset = 14 * 3600 + 900
     climb = lambda s: 72 if s < 14 * 3600 else min(72 + (s - 14 * 3600) / 60 * 0.5, 90)
-    thermal(f"{out}/day.csv", day, 1, climb, lambda s: 100.0, lambda s: 2450 if s < 14 * 3600 + 900 else 1500,
-            flag_at=lambda s: s >= 14 * 3600 + 900)
-    # 1 GB: pad each progress update to ~110 bytes and step fast.
-    train_log(f"{out}/day.log", day, lambda s: 0.09 if s < 14 * 3600 + 900 else 0.12, total_steps=900_000)
+    thermal(f"{out}/day.csv", day / 60, 1, climb, lambda s: 100.0, lambda s: 2450 if s < onset else 1500,
+            flag_at=lambda s: s >= onset)
+    rng = random.Random(3)
+    total = 90_000
+    bar = "\u2588" * 30 + " " * 10
+    written = 0
+    with open(f"{out}/day.log", "w", newline="") as f:
+        f.write("[INFO|trainer.py:2128] " + START.strftime("%Y-%m-%d %H:%M:%S") + ",101 >> ***** Running training *****\n")
+        step, elapsed, next_step_at = 0, 0.0, 0.0
+        tick = 0.0125
+        chunk = []
+        while elapsed < day:
+            sps = 0.9 if elapsed < onset else 1.25
+            if elapsed >= next_step_at:
+                step += 1
+                next_step_at += sps * rng.uniform(0.97, 1.03)
+            e = int(elapsed)
+            r = int((total - step) * sps) if step < total else 0
+            chunk.append(f"\r {min(99, step * 100 // total):2d}%|{bar}| {step}/{total} [{e // 3600}:{e % 3600 // 60:02d}:{e % 60:02d}<{r // 3600}:{r % 3600 // 60:02d}:{r % 60:02d}, {sps:.2f}s/it]")
+            elapsed += tick
+            if len(chunk) >= 10000:
+                text = "".join(chunk)
+                f.write(text)
+                written += len(text.encode())
+                chunk = []
+                if written >= target_bytes:
+                    break
+        f.write("".join(chunk) + "\n")
 
 
 if __name__ == "__main__":

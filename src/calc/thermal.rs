@@ -193,6 +193,41 @@ fn flagged_events(s: &[ThermalSample]) -> Vec<ThermalEvent> {
     out
 }
 
+/// Range minimum and maximum in O(1) after an O(n log n) build.
+struct RangeMinMax {
+    min: Vec<Vec<f64>>,
+    max: Vec<Vec<f64>>,
+}
+
+impl RangeMinMax {
+    fn new(v: &[f64]) -> RangeMinMax {
+        let mut min = vec![v.to_vec()];
+        let mut max = vec![v.to_vec()];
+        let mut width = 1;
+        while width * 2 <= v.len() {
+            let (pm, px) = (&min[min.len() - 1], &max[max.len() - 1]);
+            let n = v.len() + 1 - width * 2;
+            let nm: Vec<f64> = (0..n).map(|i| pm[i].min(pm[i + width])).collect();
+            let nx: Vec<f64> = (0..n).map(|i| px[i].max(px[i + width])).collect();
+            min.push(nm);
+            max.push(nx);
+            width *= 2;
+        }
+        RangeMinMax { min, max }
+    }
+
+    /// Min and max over `a..=b`.
+    fn min_max(&self, a: usize, b: usize) -> (f64, f64) {
+        let len = b + 1 - a;
+        let level = (usize::BITS - 1 - len.leading_zeros()) as usize;
+        let w = 1 << level;
+        (
+            self.min[level][a].min(self.min[level][b + 1 - w]),
+            self.max[level][a].max(self.max[level][b + 1 - w]),
+        )
+    }
+}
+
 /// Temperature rising by `climb` over a sustained window while power stays
 /// flat across that window and the one before it (so a cold start, where
 /// power ramps too, is not a climb).
@@ -202,6 +237,16 @@ fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
         .filter(|x| x.temp_c.is_some() && x.power_w.is_some())
         .collect();
     let mut marked = vec![false; valid.len()];
+    // Range min/max and prefix sums keep a day at 1 Hz linear-ish.
+    let values: Vec<f64> = valid
+        .iter()
+        .map(|x| x.power_w.unwrap_or(0.0) as f64)
+        .collect();
+    let power = RangeMinMax::new(&values);
+    let mut prefix = vec![0.0; values.len() + 1];
+    for (i, v) in values.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + v;
+    }
     let mut before = 0usize;
     let mut end = 0usize;
     for i in 0..valid.len() {
@@ -221,16 +266,12 @@ fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
         if valid[end].t < t0 + r.sustained * 0.9 {
             break;
         }
-        let span = &valid[before..=end];
-        let powers: Vec<f64> = span
-            .iter()
-            .map(|x| x.power_w.unwrap_or(0.0) as f64)
-            .collect();
-        let Some(mid) = median(powers.clone()) else {
-            continue;
-        };
-        let flat =
-            mid > 0.0 && mid < r.rated_w && powers.iter().all(|p| (p - mid).abs() <= r.flat * mid);
+        let (lo, hi) = power.min_max(before, end);
+        let mean = (prefix[end + 1] - prefix[before]) / (end + 1 - before) as f64;
+        let flat = mean > 0.0
+            && mean < r.rated_w
+            && hi <= mean * (1.0 + r.flat)
+            && lo >= mean * (1.0 - r.flat);
         let rise = valid[end].temp_c.unwrap_or(0.0) - valid[i].temp_c.unwrap_or(0.0);
         if flat && rise as f64 >= r.climb {
             for m in marked.iter_mut().take(end + 1).skip(i) {

@@ -8,10 +8,22 @@
 //! line ends and the rate units) that keeps one sample per second of
 //! progress, not a regex over every line.
 
-use memchr::memmem;
+use memchr::memmem::{self, Finder, FinderRev};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::sync::LazyLock;
+
+// Searchers are built once: building one per line would cost more than the
+// search itself on a gigabyte of progress updates.
+static IT_PER_S: LazyLock<FinderRev<'static>> = LazyLock::new(|| FinderRev::new(b"it/s"));
+static S_PER_IT: LazyLock<FinderRev<'static>> = LazyLock::new(|| FinderRev::new(b"s/it"));
+static EVAL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"Running Evaluation"));
+static EVAL_DICT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"'eval_loss'"));
+static SAVE_MODEL: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(b"Saving model checkpoint"));
+static SAVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"Saving checkpoint"));
+static LOG_FILE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"/log_"));
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TrainSample {
@@ -82,6 +94,8 @@ struct Scanner {
     latest_total: Option<u64>,
     pending_markers: Vec<(f64, bool, MarkerKind)>,
     lines: u64,
+    /// The elapsed field of the last bar update, as bytes.
+    last_elapsed_text: Vec<u8>,
 }
 
 fn parse_digits(b: &[u8]) -> Option<u64> {
@@ -107,10 +121,10 @@ fn parse_interval(b: &[u8]) -> Option<f64> {
 
 /// A tqdm update: "N/T [elapsed<remaining, 4.54it/s" or "…, 2.50s/it".
 fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
-    let (unit_at, per_it) = if let Some(i) = memmem::rfind(line, b"it/s") {
+    let (unit_at, per_it) = if let Some(i) = IT_PER_S.rfind(line) {
         (i, false)
     } else {
-        (memmem::rfind(line, b"s/it")?, true)
+        (S_PER_IT.rfind(line)?, true)
     };
     let open = memchr::memrchr(b'[', &line[..unit_at])?;
     let inner = &line[open + 1..unit_at];
@@ -187,6 +201,17 @@ impl Scanner {
         if line.is_empty() {
             return;
         }
+        // tqdm redraws many times a second; a redraw whose elapsed time is
+        // unchanged adds nothing (one sample per second is kept), so skip it
+        // before any parsing. Lines with a '-' may carry a timestamp.
+        if !self.last_elapsed_text.is_empty()
+            && let Some(open) = memchr::memrchr(b'[', line)
+            && let Some(lt) = memchr::memchr(b'<', &line[open..])
+            && line[open + 1..open + lt] == self.last_elapsed_text[..]
+            && memchr::memchr(b'-', line).is_none()
+        {
+            return;
+        }
         let mut bar_elapsed = None;
         if let Some((step, total, elapsed, sec)) = parse_bar(line) {
             let bar = self.bars.entry(total).or_default();
@@ -205,6 +230,13 @@ impl Scanner {
             }
             bar.last_step = step;
             bar.last_elapsed = elapsed;
+            if let Some(open) = memchr::memrchr(b'[', line)
+                && let Some(lt) = memchr::memchr(b'<', &line[open..])
+            {
+                self.last_elapsed_text.clear();
+                self.last_elapsed_text
+                    .extend_from_slice(&line[open + 1..open + lt]);
+            }
             bar_elapsed = Some(t);
             self.latest_elapsed = Some(t);
             self.latest_total = Some(total);
@@ -231,7 +263,7 @@ impl Scanner {
             }
         }
         if self.anchor.is_none()
-            && let Some(at) = memmem::find(line, b"/log_")
+            && let Some(at) = LOG_FILE.find(line)
         {
             // torchtune names its log file after the Unix start time.
             let rest = &line[at + 5..];
@@ -246,13 +278,12 @@ impl Scanner {
                 ));
             }
         }
-        let marker = if memmem::find(line, b"Running Evaluation").is_some()
-            || memmem::find(line, b"'eval_loss'").is_some()
-        {
+        // A progress-bar update is never a marker line; skip the searches.
+        let marker = if bar_elapsed.is_some() && stamp.is_none() {
+            None
+        } else if EVAL.find(line).is_some() || EVAL_DICT.find(line).is_some() {
             Some(MarkerKind::Evaluation)
-        } else if memmem::find(line, b"Saving model checkpoint").is_some()
-            || memmem::find(line, b"Saving checkpoint").is_some()
-        {
+        } else if SAVE_MODEL.find(line).is_some() || SAVE.find(line).is_some() {
             Some(MarkerKind::Checkpoint)
         } else {
             None

@@ -8,5 +8,6 @@ mod plan_cli;
 mod properties;
 mod pty;
 mod support;
+mod thermal;
 mod transcripts;
 mod validation;

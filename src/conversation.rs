@@ -5,9 +5,10 @@
 //! before the reply is computed, and the reply before it is shown.
 
 use crate::dialogue::commands::{self, SlashCommand, forget_targets};
-use crate::dialogue::engine::respond;
+use crate::dialogue::engine::respond_with;
 use crate::dialogue::greeting::greeting;
 use crate::dialogue::session::Session;
+use crate::dialogue::thermal_turn::Files;
 use crate::knowledge::Knowledge;
 use crate::memory::datadir::{create_private, ensure_private_dir};
 use crate::memory::export::session_markdown;
@@ -26,6 +27,22 @@ pub fn now() -> Timestamp {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(Timestamp::now)
+}
+
+/// The owner's own files, opened read-only when the dialogue asks (reading
+/// them is not running anything). `~/` is the owner's home.
+struct OwnFiles;
+
+impl Files for OwnFiles {
+    fn open(&self, path: &str) -> Option<Box<dyn std::io::Read>> {
+        let expanded = match path.strip_prefix("~/") {
+            Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest))?,
+            None => PathBuf::from(path),
+        };
+        std::fs::File::open(expanded)
+            .ok()
+            .map(|f| Box::new(f) as Box<dyn std::io::Read>)
+    }
 }
 
 pub enum Outcome {
@@ -110,7 +127,13 @@ impl Conversation {
             session: self.id.clone(),
             text: text.to_string(),
         })?;
-        let reply = respond(&mut self.session, text, at, Knowledge::embedded());
+        let reply = respond_with(
+            &mut self.session,
+            text,
+            at,
+            Knowledge::embedded(),
+            &OwnFiles,
+        );
         self.record(Event::reply(at, &self.id, &reply))?;
         Ok(Outcome::Reply(reply))
     }
@@ -154,6 +177,7 @@ impl Conversation {
                 }
             },
             SlashCommand::Export(path) => self.export(path, at),
+            SlashCommand::Sampler => Reply::info(crate::cli::thermal::sampler_text()),
         };
         Ok(Outcome::Reply(reply))
     }

@@ -390,7 +390,7 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
     let mut train_in: Vec<TrainSample> = Vec::new();
     if let Some(log) = train {
         if !log.anchored {
-            insufficient.push("the training log carries no absolute time, so it cannot be lined up with the thermal samples: give the run's start time (`--start \"2026-11-29 10:00:00\"`).".into());
+            insufficient.push("the training log carries no absolute time, so it cannot be lined up with the thermal samples: give the run's start time (say \"the run started at 2026-11-29 10:00:00\", or `--start \"2026-11-29 10:00:00\"` to `headroom thermal`).".into());
         } else {
             train_span = Some((log.samples[0].t, log.samples[log.samples.len() - 1].t));
             if let (Some((ta, tb)), Some((la, lb))) = (thermal_span, train_span) {

@@ -49,6 +49,8 @@ pub struct Absorbed {
     pub procs: bool,
     /// A "yes"/"no" arrived with nothing waiting for one.
     pub stray_answer: bool,
+    /// The turn was about the thermal workflow (data, start time, a question).
+    pub thermal: bool,
 }
 
 fn looks_like_config(text: &str) -> bool {
@@ -186,6 +188,11 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
                 ))
             }
         }
+        return out;
+    }
+    let oom_in_text = oom_report(text).is_some();
+    if !oom_in_text && crate::dialogue::thermal_turn::absorb_thermal(session, text, at) {
+        out.thermal = true;
         return out;
     }
     if looks_like_config(text) {

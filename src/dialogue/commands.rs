@@ -16,6 +16,7 @@ pub enum SlashCommand {
     Status,
     Forget(Option<String>),
     Export(Option<String>),
+    Sampler,
     Quit,
     Unknown(String),
 }
@@ -38,6 +39,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "[FILE]",
         "write this session as markdown (default: ./headroom-session-<time>.md)",
     ),
+    (
+        "/sampler",
+        "",
+        "the thermal sampler script and how to start and stop it",
+    ),
     ("/quit", "", "leave (also /exit, /bye, Ctrl-D)"),
 ];
 
@@ -58,6 +64,7 @@ pub fn parse(line: &str) -> Option<SlashCommand> {
         "/status" => SlashCommand::Status,
         "/forget" => SlashCommand::Forget(arg),
         "/export" => SlashCommand::Export(arg),
+        "/sampler" => SlashCommand::Sampler,
         "/quit" | "/exit" | "/bye" => SlashCommand::Quit,
         other => SlashCommand::Unknown(other.to_string()),
     })

@@ -13,6 +13,7 @@ use crate::dialogue::oom_turn::{applied, ladder_status, load_note, next_question
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
 use crate::dialogue::pool_turn::{pool_markdown, stop_instructions};
 use crate::dialogue::session::Session;
+use crate::dialogue::thermal_turn::{Files, NoFiles, thermal_reply};
 use crate::extract::approval::Answer;
 use crate::extract::oom::{Rung, StepResult};
 use crate::knowledge::Knowledge;
@@ -32,9 +33,23 @@ fn acknowledge(updates: &[Update]) -> String {
     format!("Noted: {}.", parts.join(", "))
 }
 
-/// Answer one owner turn.
+/// Answer one owner turn, with no access to the owner's files.
 pub fn respond(session: &mut Session, text: &str, now: Timestamp, k: &Knowledge) -> Reply {
+    respond_with(session, text, now, k, &NoFiles)
+}
+
+/// Answer one owner turn, reading the owner's files through `files`.
+pub fn respond_with(
+    session: &mut Session,
+    text: &str,
+    now: Timestamp,
+    k: &Knowledge,
+    files: &dyn Files,
+) -> Reply {
     let absorbed = absorb(session, text, now, k);
+    if absorbed.thermal && absorbed.approval.is_none() {
+        return Reply::info(thermal_reply(session, files, k));
+    }
     let about_pending = absorbed.approval.is_some() || absorbed.oom.is_some() || absorbed.procs;
     let mut reply = answer_turn(session, &absorbed, text, now, k);
     if !about_pending && let Some(action) = &session.pending {

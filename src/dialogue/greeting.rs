@@ -12,14 +12,39 @@ use std::fmt::Write;
 pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
     let answered = session.facts.answered();
     let still = missing(&session.facts);
-    if answered.is_empty() && session.last_plan.is_none() && session.ladder.is_none() {
+    let remembered_data = !session.data_sources.is_empty() || session.run_start.is_some();
+    if answered.is_empty()
+        && session.last_plan.is_none()
+        && session.ladder.is_none()
+        && !remembered_data
+    {
         return format!(
-            "headroom plans memory for a training run on this DGX Spark. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
+            "headroom plans memory for a training run on this DGX Spark, works an OOM in the right order, tells whether a slowdown is thermal throttling, and checks who shares the memory pool. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
             ask_for(&still, k)
         );
     }
     let mut md = String::from("Welcome back. From earlier sessions I remember:\n\n");
     status_lines(&mut md, session, now);
+    for d in &session.data_sources {
+        let what = match &d.value {
+            crate::dialogue::thermal_turn::Source::File(p) => {
+                format!("`{p}` (reopened whenever I use it)")
+            }
+            crate::dialogue::thermal_turn::Source::Paste(_) => {
+                "a pasted log or thermal sample".to_string()
+            }
+        };
+        let _ = writeln!(md, "- thermal-check data: {what}, {}", age(d.at, now));
+    }
+    if let Some(s) = &session.run_start {
+        let _ = writeln!(
+            md,
+            "- run start: {} (\"{}\"), {}",
+            crate::render::chart::datetime(s.value),
+            s.words,
+            age(s.at, now)
+        );
+    }
     md.push('\n');
     match &session.last_plan {
         Some(p) => {

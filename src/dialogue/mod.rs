@@ -10,3 +10,4 @@ pub mod oom_turn;
 pub mod plan_turn;
 pub mod pool_turn;
 pub mod session;
+pub mod thermal_turn;

@@ -28,6 +28,10 @@ pub struct Session {
     pub decisions: Vec<Decision>,
     /// The last pasted process listing, raw (re-read whenever it matters).
     pub procs: Option<Known<String>>,
+    /// Thermal samples and training logs: pastes, or files reopened each time.
+    pub data_sources: Vec<Known<crate::dialogue::thermal_turn::Source>>,
+    /// When the run started, for logs that carry no absolute time.
+    pub run_start: Option<Known<f64>>,
 }
 
 impl Session {

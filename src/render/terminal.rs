@@ -47,10 +47,30 @@ pub fn sanitize(text: &str) -> String {
     out
 }
 
+/// Chart glyphs as plain ASCII, for output that is not a terminal.
+pub fn asciify_chart(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '▁' => '.',
+            '▂' => ',',
+            '▃' => ':',
+            '▄' => '-',
+            '▅' => '=',
+            '▆' => '+',
+            '▇' => '*',
+            '█' => '#',
+            '│' => '|',
+            '▔' => '~',
+            '▲' => '^',
+            other => other,
+        })
+        .collect()
+}
+
 pub fn render(markdown: &str, style: Style) -> String {
     let clean = sanitize(markdown);
     match style {
-        Style::Plain => clean,
+        Style::Plain => asciify_chart(&clean),
         Style::Rich => {
             let width = termimad::terminal_size().0.clamp(40, 120) as usize;
             let skin = termimad::MadSkin::default();

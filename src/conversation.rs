@@ -52,6 +52,12 @@ pub enum Outcome {
 
 pub struct Conversation {
     pub session: Session,
+    /// The model that phrases replies, when the owner chose one.
+    pub llm: Option<crate::llm::endpoint::Endpoint>,
+    /// Set by Ctrl-C; cancels a phrasing in flight.
+    pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Where the phrasing spinner goes (stderr on a terminal, else nowhere).
+    pub progress: Box<dyn Write>,
     transcript: Transcript,
     id: String,
     dir: PathBuf,
@@ -89,6 +95,9 @@ impl Conversation {
             .map_err(dir_err)?;
         Ok(Conversation {
             session,
+            llm: None,
+            cancel: Default::default(),
+            progress: Box::new(std::io::sink()),
             transcript,
             id,
             dir: dir.to_path_buf(),
@@ -127,14 +136,41 @@ impl Conversation {
             session: self.id.clone(),
             text: text.to_string(),
         })?;
-        let reply = respond_with(
+        let mut reply = respond_with(
             &mut self.session,
             text,
             at,
             Knowledge::embedded(),
             &OwnFiles,
         );
-        self.record(Event::reply(at, &self.id, &reply))?;
+        let mut event = Event::reply(at, &self.id, &reply);
+        if let Some(endpoint) = &self.llm {
+            let phrased = crate::llm::phrase::phrase(
+                endpoint,
+                &reply,
+                text,
+                self.cancel.clone(),
+                &mut self.progress,
+            );
+            if let Event::Reply {
+                phrased_by,
+                phrased_text,
+                llm_fallback,
+                llm_rejected,
+                ..
+            } = &mut event
+            {
+                *phrased_by = phrased.model.clone();
+                *phrased_text = phrased.model.as_ref().map(|_| phrased.text.clone());
+                *llm_fallback = phrased.fallback.clone();
+                *llm_rejected = phrased.rejected.clone();
+            }
+            reply.markdown = match &phrased.fallback {
+                None => phrased.text,
+                Some(why) => format!("{}\n\n(headroom's own text: {why})", reply.markdown),
+            };
+        }
+        self.record(event)?;
         Ok(Outcome::Reply(reply))
     }
 
@@ -178,8 +214,39 @@ impl Conversation {
             },
             SlashCommand::Export(path) => self.export(path, at),
             SlashCommand::Sampler => Reply::info(crate::cli::thermal::sampler_text()),
+            SlashCommand::Llm(arg) => self.llm_command(arg.as_deref()),
         };
         Ok(Outcome::Reply(reply))
+    }
+
+    fn llm_command(&mut self, arg: Option<&str>) -> Reply {
+        use crate::llm::endpoint::Endpoint;
+        match arg {
+            None => Reply::info(match &self.llm {
+                Some(e) => format!("Phrasing with {}. `/llm off` turns it off.", e.describe()),
+                None => "No model phrases replies: they are headroom's own text. `/llm ollama[:MODEL][@URL]` or `/llm openai:MODEL@URL` turns phrasing on.".into(),
+            }),
+            Some("off") => {
+                self.llm = None;
+                Reply::info("Phrasing is off: replies are headroom's own text.")
+            }
+            Some(spec) => match Endpoint::parse(spec) {
+                Err(e) => Reply::problem(format!("{e}. Write `/llm ollama[:MODEL][@URL]` or `/llm openai:MODEL@URL`.")),
+                Ok(mut e) => {
+                    let chosen = crate::llm::phrase::model_for(&e);
+                    let text = match (&e.model, &chosen) {
+                        (None, Ok(m)) => format!("Phrasing with {} (the first installed model: {m}; name another with `/llm ollama:MODEL`).", e.describe()),
+                        (None, Err(err)) => format!("Phrasing with {}, but I could not list its models: {err}. Replies stay headroom's own text until it answers.", e.describe()),
+                        _ => format!("Phrasing with {}.", e.describe()),
+                    };
+                    if let Ok(m) = chosen {
+                        e.model = Some(m);
+                    }
+                    self.llm = Some(e);
+                    Reply::info(text)
+                }
+            },
+        }
     }
 
     fn export(&mut self, path: Option<String>, at: Timestamp) -> Reply {

@@ -15,6 +15,7 @@ pub mod conversation;
 pub mod dialogue;
 pub mod extract;
 pub mod knowledge;
+pub mod llm;
 pub mod memory;
 pub mod piped;
 pub mod render;

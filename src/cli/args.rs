@@ -18,6 +18,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
+    /// A local model to phrase replies: ollama[:MODEL][@URL] or openai:MODEL@URL [default: the config file's, else none]
+    #[arg(long, global = true, value_name = "SPEC")]
+    pub llm: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -55,6 +59,11 @@ pub enum Command {
     },
     /// Print the thermal sampler script and how to start and stop it
     Sampler,
+    /// The API key for an OpenAI-compatible server, in the OS keyring
+    Key {
+        #[command(subcommand)]
+        action: KeyAction,
+    },
     /// Check who shares the pool: ps aux lines in, keep/stop per process out
     #[command(after_help = "Examples:
   ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep | headroom procs - --need 40
@@ -70,6 +79,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyAction {
+    /// Store the key (read without echo) in the OS keyring
+    Set,
+    /// Remove the key from the OS keyring
+    Clear,
 }
 
 #[derive(Debug, Args)]

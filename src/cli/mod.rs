@@ -71,7 +71,51 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             .map_err(|e| e.to_string()),
         ),
         Some(Command::Sampler) => print(Ok(render(&thermal::sampler_text(), Style::detect()))),
+        Some(Command::Key { action }) => print(key(action)),
         None => dialogue(&cli),
+    }
+}
+
+fn key(action: &args::KeyAction) -> Result<String, String> {
+    use crate::llm::secrets;
+    match action {
+        args::KeyAction::Set => {
+            let key = if std::io::stdin().is_terminal() {
+                rpassword::prompt_password("API key (not shown): ").map_err(|e| e.to_string())?
+            } else {
+                let mut line = String::new();
+                std::io::stdin()
+                    .read_line(&mut line)
+                    .map_err(|e| e.to_string())?;
+                line
+            };
+            let key = key.trim();
+            if key.is_empty() {
+                return Err("no key given; nothing stored".into());
+            }
+            secrets::set(key)?;
+            Ok("Stored the API key in the OS keyring.".into())
+        }
+        args::KeyAction::Clear => Ok(if secrets::clear()? {
+            "Removed the API key from the OS keyring.".into()
+        } else {
+            "There was no API key in the OS keyring.".into()
+        }),
+    }
+}
+
+/// `--llm`, else the config file's default, else none.
+fn endpoint(cli: &Cli) -> Result<Option<crate::llm::endpoint::Endpoint>, String> {
+    use crate::llm::endpoint::{Endpoint, from_config};
+    match &cli.llm {
+        Some(spec) if spec == "off" => Ok(None),
+        Some(spec) => Endpoint::parse(spec)
+            .map(Some)
+            .map_err(|e| format!("--llm {spec}: {e}")),
+        None => match from_config() {
+            None => Ok(None),
+            Some(r) => r.map(Some).map_err(|e| format!("the llm config file: {e}")),
+        },
     }
 }
 
@@ -80,10 +124,26 @@ fn dialogue(cli: &Cli) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(&e),
     };
+    let llm = match endpoint(cli) {
+        Ok(e) => e,
+        Err(e) => return fail(&e),
+    };
     let mut conv = match Conversation::open(&dir, now()) {
         Ok(c) => c,
         Err(e) => return fail(&e.to_string()),
     };
+    // Pick Ollama's model once (its first installed one) rather than per reply.
+    conv.llm = llm.map(|mut e| {
+        if e.model.is_none()
+            && let Ok(m) = crate::llm::phrase::model_for(&e)
+        {
+            e.model = Some(m);
+        }
+        e
+    });
+    if std::io::stderr().is_terminal() {
+        conv.progress = Box::new(std::io::stderr());
+    }
     if std::io::stdin().is_terminal() {
         match crate::repl::run(&mut conv) {
             Ok(()) => ExitCode::SUCCESS,

@@ -17,6 +17,7 @@ pub enum SlashCommand {
     Forget(Option<String>),
     Export(Option<String>),
     Sampler,
+    Llm(Option<String>),
     Quit,
     Unknown(String),
 }
@@ -44,6 +45,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "the thermal sampler script and how to start and stop it",
     ),
+    (
+        "/llm",
+        "[SPEC|off]",
+        "which model phrases replies: ollama[:MODEL][@URL] or openai:MODEL@URL",
+    ),
     ("/quit", "", "leave (also /exit, /bye, Ctrl-D)"),
 ];
 
@@ -65,6 +71,7 @@ pub fn parse(line: &str) -> Option<SlashCommand> {
         "/forget" => SlashCommand::Forget(arg),
         "/export" => SlashCommand::Export(arg),
         "/sampler" => SlashCommand::Sampler,
+        "/llm" => SlashCommand::Llm(arg),
         "/quit" | "/exit" | "/bye" => SlashCommand::Quit,
         other => SlashCommand::Unknown(other.to_string()),
     })

@@ -40,6 +40,18 @@ pub enum Event {
         commands: Vec<String>,
         #[serde(default)]
         facts: serde_json::Value,
+        /// The model whose phrasing was shown (the deterministic text is
+        /// `text` either way).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phrased_by: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phrased_text: Option<String>,
+        /// Why a model's phrasing was not shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        llm_fallback: Option<String>,
+        /// A phrasing the guard rejected, kept for review, never shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        llm_rejected: Option<String>,
     },
     Forget {
         at: Timestamp,
@@ -69,6 +81,10 @@ impl Event {
             text: reply.markdown.clone(),
             commands: reply.commands.clone(),
             facts: reply.facts.clone(),
+            phrased_by: None,
+            phrased_text: None,
+            llm_fallback: None,
+            llm_rejected: None,
         }
     }
 }

@@ -12,7 +12,7 @@ use rustyline::history::DefaultHistory;
 use rustyline::{Config, Editor};
 use std::os::unix::fs::PermissionsExt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 pub const PROMPT: &str = "headroom> ";
 
@@ -40,7 +40,8 @@ pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
 
     // While an answer is being made the terminal is in cooked mode, so Ctrl-C
     // arrives as SIGINT; catch it as a flag instead of dying.
-    let interrupted = Arc::new(AtomicBool::new(false));
+    // The conversation's cancel flag: Ctrl-C also stops a phrasing in flight.
+    let interrupted = Arc::clone(&conv.cancel);
     signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&interrupted))?;
 
     println!("{}\n", render(&conv.greeting(now()), style));
@@ -60,7 +61,9 @@ pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
                 match conv.turn(&text, now())? {
                     Outcome::Quit => break,
                     Outcome::Reply(reply) => {
-                        if interrupted.swap(false, Ordering::SeqCst) {
+                        // With a model, Ctrl-C stopped only the phrasing: the
+                        // reply already holds headroom's own text.
+                        if interrupted.swap(false, Ordering::SeqCst) && conv.llm.is_none() {
                             conv.cancelled(now())?;
                             println!("(answer abandoned; your words are kept in the transcript)\n");
                         } else {

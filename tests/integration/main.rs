@@ -2,6 +2,8 @@
 //! per behaviour a user sees.
 
 mod dialogue;
+mod llm;
+mod llm_server;
 mod no_spawn;
 mod oom_pool;
 mod plan_cli;

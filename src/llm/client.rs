@@ -1,0 +1,195 @@
+//! HTTP to the owner's model server: Ollama's `/api/chat` or an
+//! OpenAI-compatible `/v1/chat/completions`, streaming or not, with a
+//! connect timeout, a per-read stall timeout (never a total one: a slow
+//! model is fine while it keeps sending) and cancellation between chunks.
+
+use crate::llm::endpoint::{Endpoint, Protocol};
+use crate::llm::stream::{Lines, Piece, ndjson, sse, whole};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    #[error("the model server at {0} is not reachable (is it running?)")]
+    Unreachable(String),
+    #[error("the model server did not answer within {0} s")]
+    Timeout(u64),
+    #[error("the model server answered HTTP {0}: {1}")]
+    Status(u16, String),
+    #[error("the model server's answer was garbled: {0}")]
+    Garbled(String),
+    #[error("phrasing was cancelled with Ctrl-C")]
+    Cancelled,
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Timeouts, from the environment so tests can shorten them.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    pub connect: Duration,
+    pub read: Duration,
+}
+
+impl Timeouts {
+    pub fn from_env() -> Timeouts {
+        let ms = |name: &str, default: u64| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .map_or(Duration::from_millis(default), Duration::from_millis)
+        };
+        Timeouts {
+            connect: ms("HEADROOM_LLM_CONNECT_TIMEOUT_MS", 3_000),
+            read: ms("HEADROOM_LLM_READ_TIMEOUT_MS", 60_000),
+        }
+    }
+}
+
+fn client(endpoint: &Endpoint, t: Timeouts) -> Result<reqwest::Client, LlmError> {
+    let mut b = reqwest::Client::builder()
+        .connect_timeout(t.connect)
+        .read_timeout(t.read);
+    if endpoint.is_loopback() {
+        b = b.no_proxy();
+    }
+    b.build().map_err(|e| LlmError::Other(e.to_string()))
+}
+
+fn map_err(e: reqwest::Error, endpoint: &Endpoint, t: Timeouts) -> LlmError {
+    if e.is_timeout() {
+        LlmError::Timeout(t.read.as_secs().max(1))
+    } else if e.is_connect() {
+        LlmError::Unreachable(endpoint.base_url.clone())
+    } else {
+        LlmError::Other(format!("the request to {} failed", endpoint.base_url))
+    }
+}
+
+/// Installed Ollama models (`/api/tags`), by name.
+pub async fn ollama_models(endpoint: &Endpoint, t: Timeouts) -> Result<Vec<String>, LlmError> {
+    let url = format!("{}/api/tags", endpoint.base_url);
+    let resp = client(endpoint, t)?
+        .get(&url)
+        .send()
+        .await
+        .map_err(|e| map_err(e, endpoint, t))?;
+    let status = resp.status();
+    let body = resp.text().await.map_err(|e| map_err(e, endpoint, t))?;
+    if !status.is_success() {
+        return Err(LlmError::Status(
+            status.as_u16(),
+            body.chars().take(120).collect(),
+        ));
+    }
+    let v: Value = serde_json::from_str(&body)
+        .map_err(|_| LlmError::Garbled("the model list is not JSON".into()))?;
+    Ok(v.get("models")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.get("name").and_then(Value::as_str).map(String::from))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// One chat request.
+pub struct Request<'a> {
+    pub model: &'a str,
+    pub api_key: Option<&'a str>,
+    pub messages: Vec<Value>,
+    pub stream: bool,
+    pub timeouts: Timeouts,
+}
+
+/// Ask for a phrasing; `on_text` sees each streamed piece. Returns the whole
+/// text.
+pub async fn chat(
+    endpoint: &Endpoint,
+    request: Request<'_>,
+    cancel: Arc<AtomicBool>,
+    on_text: &mut dyn FnMut(&str),
+) -> Result<String, LlmError> {
+    let Request {
+        model,
+        api_key,
+        messages,
+        stream,
+        timeouts: t,
+    } = request;
+    let (url, body) = match endpoint.protocol {
+        Protocol::Ollama => (
+            format!("{}/api/chat", endpoint.base_url),
+            json!({"model": model, "messages": messages, "stream": stream, "options": {"temperature": 0}}),
+        ),
+        Protocol::OpenAi => (
+            format!("{}/chat/completions", endpoint.base_url),
+            json!({"model": model, "messages": messages, "stream": stream, "temperature": 0}),
+        ),
+    };
+    let mut req = client(endpoint, t)?.post(&url).json(&body);
+    if let Some(key) = api_key {
+        req = req.bearer_auth(key);
+    }
+    let mut resp = req.send().await.map_err(|e| map_err(e, endpoint, t))?;
+    let status = resp.status();
+    if !status.is_success() {
+        let text = resp.text().await.unwrap_or_default();
+        let msg = serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| {
+                v.pointer("/error/message")
+                    .or_else(|| v.get("error"))
+                    .or_else(|| v.get("message"))
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            })
+            .unwrap_or_else(|| text.chars().take(120).collect());
+        return Err(LlmError::Status(status.as_u16(), msg));
+    }
+    if !stream {
+        let text = resp.text().await.map_err(|e| map_err(e, endpoint, t))?;
+        let out = whole(&text).map_err(LlmError::Garbled)?;
+        on_text(&out);
+        return Ok(out);
+    }
+    let decode = match endpoint.protocol {
+        Protocol::Ollama => ndjson,
+        Protocol::OpenAi => sse,
+    };
+    let mut lines = Lines::default();
+    let mut out = String::new();
+    let mut done = false;
+    while !done {
+        if cancel.load(Ordering::SeqCst) {
+            return Err(LlmError::Cancelled);
+        }
+        // Wake up now and then to notice Ctrl-C while the model thinks.
+        let chunk = match tokio::time::timeout(Duration::from_millis(100), resp.chunk()).await {
+            Err(_) => continue,
+            Ok(r) => r.map_err(|e| map_err(e, endpoint, t))?,
+        };
+        let pieces: Vec<String> = match &chunk {
+            Some(bytes) => lines.push(bytes),
+            None => {
+                done = true;
+                lines.finish().into_iter().collect()
+            }
+        };
+        for line in pieces {
+            match decode(&line) {
+                Piece::Text(s) => {
+                    on_text(&s);
+                    out.push_str(&s);
+                }
+                Piece::Done => done = true,
+                Piece::Error(e) => return Err(LlmError::Garbled(e)),
+                Piece::Nothing => {}
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,172 @@
+//! The guard between a model's phrasing and the owner: every number (with
+//! its unit) must be one of the reply's numbers, every command one of the
+//! reply's commands, the verdict the same. Anything else and the owner sees
+//! the deterministic text, with one line saying why.
+
+use crate::calc::verdict::Verdict;
+use crate::reply::Reply;
+use regex::Regex;
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(\d[\d,]*(?:\.\d+)?)\s?(GiB|GB|MiB|MB|KiB|kB|W|°C|%|B\b|s/step|s/it|it/s|tokens?|params?|min\b|h\b|ms\b|s\b)?",
+    )
+});
+static CODE: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"`([^`\n]+)`"));
+/// Shell words that must not appear unless the reply itself has them.
+const RISKY: &[&str] = &[
+    "rm -rf",
+    "rm -r",
+    "sudo",
+    "kill ",
+    "pkill",
+    "systemctl",
+    "drop_caches",
+    "echo 3",
+    "curl ",
+    "wget ",
+    "chmod",
+    "chown",
+    "dd if=",
+    "mkfs",
+    "shutdown",
+    "reboot",
+    "nvidia-smi -",
+    "| sh",
+    "| bash",
+];
+
+fn numbers(text: &str) -> BTreeSet<(String, String)> {
+    NUMBER
+        .captures_iter(text)
+        .map(|c| {
+            let value = c[1].replace(',', "");
+            let value = value.strip_suffix(".0").unwrap_or(&value).to_string();
+            (
+                value,
+                c.get(2).map_or(String::new(), |u| u.as_str().to_string()),
+            )
+        })
+        .collect()
+}
+
+fn codes(text: &str) -> BTreeSet<String> {
+    CODE.captures_iter(text)
+        .map(|c| c[1].trim().to_string())
+        .collect()
+}
+
+/// Why a phrasing was rejected, in one line for the owner.
+pub fn check(phrased: &str, reply: &Reply) -> Result<(), String> {
+    if phrased.trim().is_empty() {
+        return Err("the model returned nothing".into());
+    }
+    let allowed = numbers(&reply.markdown);
+    let allowed_values: BTreeSet<&String> = allowed.iter().map(|(v, _)| v).collect();
+    for (value, unit) in numbers(phrased) {
+        let ok = if unit.is_empty() {
+            allowed_values.contains(&value)
+        } else {
+            allowed.contains(&(value.clone(), unit.clone()))
+        };
+        if !ok {
+            return Err(format!(
+                "the model wrote {value}{}{unit}, which is not in the answer",
+                if unit.is_empty() { "" } else { " " }
+            ));
+        }
+    }
+    let allowed_codes = codes(&reply.markdown);
+    for code in codes(phrased) {
+        if !allowed_codes.contains(&code) && !reply.commands.iter().any(|c| c == &code) {
+            // The command itself is not repeated: it should not be copied.
+            let _ = code;
+            return Err("the model added a command that is not in the answer".into());
+        }
+    }
+    let lower = phrased.to_ascii_lowercase();
+    let original = reply.markdown.to_ascii_lowercase();
+    for risky in RISKY {
+        if lower.contains(risky) && !original.contains(risky) {
+            let _ = risky;
+            return Err("the model added a command that is not in the answer".into());
+        }
+    }
+    if let Some(v) = reply.verdict {
+        if !lower.contains(v.label()) {
+            return Err(format!("the model dropped the verdict ({})", v.label()));
+        }
+        for other in [Verdict::Fits, Verdict::Tight, Verdict::DoesNotFit] {
+            if other == v {
+                continue;
+            }
+            let label = other.label();
+            // "fits" is inside no other label; "does not fit" contains "fit".
+            let count = |t: &str| t.matches(label).count();
+            if count(&lower) > count(&original) {
+                return Err(format!(
+                    "the model changed the verdict (it says \"{label}\")"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> Reply {
+        Reply {
+            verdict: Some(Verdict::Fits),
+            commands: vec!["free -g".into()],
+            ..Reply::info(
+                "**Verdict: fits.** Estimated peak 51.14 GB of 119.48 GB. Run `free -g` before launch. Weights 39.52 GB.",
+            )
+        }
+    }
+
+    #[test]
+    fn a_faithful_rephrasing_passes() {
+        assert_eq!(
+            check(
+                "It fits: the peak is 51.14 GB against 119.48 GB (weights 39.52 GB). Check `free -g` first.",
+                &plan()
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_changed_number_an_added_command_or_a_dropped_verdict_is_rejected() {
+        assert!(
+            check("It fits: the peak is 41.14 GB.", &plan())
+                .unwrap_err()
+                .contains("41.14 GB")
+        );
+        assert!(
+            check("It fits at 51.14 GB. Then run `rm -rf /`.", &plan())
+                .unwrap_err()
+                .contains("added a command")
+        );
+        assert!(
+            check("It fits at 51.14 GB. sudo rm -rf / to clean up.", &plan())
+                .unwrap_err()
+                .contains("added a command")
+        );
+        assert!(
+            check("The peak is 51.14 GB.", &plan())
+                .unwrap_err()
+                .contains("dropped the verdict")
+        );
+        assert!(
+            check("It fits... actually it does not fit at 51.14 GB.", &plan())
+                .unwrap_err()
+                .contains("changed the verdict")
+        );
+        assert!(check("", &plan()).is_err());
+    }
+}

@@ -1,0 +1,266 @@
+//! Phrasing by a model, against real HTTP servers on loopback started here:
+//! both protocols, streamed and not, and every way it can go wrong. Each
+//! failure ends with headroom's own text and one line saying why.
+
+use crate::llm_server::{Script, draft_of, ndjson, serve, sse};
+use crate::support::{Headroom, fixture};
+use std::time::Duration;
+
+const RUN: &str = "QLoRA on Llama 3.1 70B, batch 1, packing 2048";
+
+fn ok(pieces: Vec<String>, content_type: &'static str) -> Script {
+    Script {
+        status: 200,
+        content_type,
+        pieces,
+        pause: Duration::from_millis(5),
+    }
+}
+
+/// A plan dialogue with phrasing by `spec`; returns stdout and the transcript.
+fn converse(spec: &str, envs: &[(&str, &str)]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Headroom::new(dir.path())
+        .args(&["--llm", spec])
+        .stdin(&format!("{RUN}\n\n{}", fixture("free-g-spark.txt")));
+    for (k, v) in envs {
+        h = h.env(k, v);
+    }
+    let out = h.run().ok();
+    let transcript = std::fs::read_to_string(dir.path().join("transcript.jsonl")).unwrap();
+    (out.stdout, transcript)
+}
+
+#[test]
+fn openai_streaming_phrasing_that_keeps_every_figure_is_shown() {
+    let server = serve(8, |_, body| {
+        ok(
+            sse(&format!("Here is the plan.\n\n{}", draft_of(body))),
+            "text/event-stream",
+        )
+    });
+    let (out, transcript) = converse(&format!("openai:tiny@{}/v1", server.url), &[]);
+    assert!(out.contains("Here is the plan."), "{out}");
+    assert!(out.contains("**Verdict: fits.**"));
+    assert!(!out.contains("headroom's own text"), "{out}");
+    assert!(transcript.contains("\"phrased_by\":\"tiny\""));
+    let reqs = server.requests.lock().unwrap();
+    assert!(
+        reqs.iter()
+            .all(|(path, _, _)| path == "/v1/chat/completions")
+    );
+    // The owner's words reach the model only inside the data block.
+    assert!(
+        reqs[0].1.contains("<data>\\nQLoRA on Llama 3.1 70B"),
+        "{}",
+        reqs[0].1
+    );
+}
+
+#[test]
+fn ollama_ndjson_streaming_and_model_listing() {
+    let server = serve(8, |path, body| {
+        if path == "/api/tags" {
+            ok(
+                vec![r#"{"models":[{"name":"tiny:latest"}]}"#.into()],
+                "application/json",
+            )
+        } else {
+            ok(
+                ndjson(&format!("Plainly: {}", draft_of(body))),
+                "application/x-ndjson",
+            )
+        }
+    });
+    let (out, transcript) = converse(&format!("ollama@{}", server.url), &[]);
+    assert!(out.contains("Plainly:"), "{out}");
+    assert!(transcript.contains("\"phrased_by\":\"tiny:latest\""));
+    let reqs = server.requests.lock().unwrap();
+    assert_eq!(reqs[0].0, "/api/tags");
+    assert!(reqs.iter().skip(1).all(|(p, _, _)| p == "/api/chat"));
+}
+
+#[test]
+fn non_streamed_answers_of_both_protocols() {
+    let openai = serve(8, |_, body| {
+        let text = draft_of(body);
+        ok(
+            vec![
+                serde_json::json!({"choices":[{"message":{"role":"assistant","content":text}}]})
+                    .to_string(),
+            ],
+            "application/json",
+        )
+    });
+    let (out, _) = converse(
+        &format!("openai:tiny@{}", openai.url),
+        &[("HEADROOM_LLM_STREAM", "0")],
+    );
+    assert!(!out.contains("headroom's own text"), "{out}");
+    assert!(
+        openai.requests.lock().unwrap()[0]
+            .1
+            .contains("\"stream\":false")
+    );
+    let ollama = serve(8, |_, body| {
+        let text = draft_of(body);
+        ok(
+            vec![
+                serde_json::json!({"message":{"role":"assistant","content":text},"done":true})
+                    .to_string(),
+            ],
+            "application/json",
+        )
+    });
+    let (out, _) = converse(
+        &format!("ollama:tiny@{}", ollama.url),
+        &[("HEADROOM_LLM_STREAM", "0")],
+    );
+    assert!(!out.contains("headroom's own text"), "{out}");
+}
+
+fn falls_back(out: &str, why: &str) {
+    assert!(
+        out.contains("**Verdict: fits.**"),
+        "the deterministic text is shown: {out}"
+    );
+    assert!(out.contains("(headroom's own text:"), "{out}");
+    assert!(out.contains(why), "expected {why:?} in: {out}");
+}
+
+#[test]
+fn a_slow_server_times_out() {
+    let server = serve(8, |_, _| Script {
+        status: 200,
+        content_type: "text/event-stream",
+        pieces: vec!["data: [DONE]\n\n".into()],
+        pause: Duration::from_millis(1500),
+    });
+    let (out, _) = converse(
+        &format!("openai:tiny@{}", server.url),
+        &[("HEADROOM_LLM_READ_TIMEOUT_MS", "300")],
+    );
+    falls_back(&out, "did not answer within");
+}
+
+#[test]
+fn a_refused_connection() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (out, _) = converse(&format!("openai:tiny@http://127.0.0.1:{port}"), &[]);
+    falls_back(&out, "is not reachable");
+}
+
+#[test]
+fn malformed_chunks() {
+    let server = serve(8, |_, _| {
+        ok(
+            vec!["data: {\"choices\": [oops\n\n".into()],
+            "text/event-stream",
+        )
+    });
+    let (out, _) = converse(&format!("openai:tiny@{}", server.url), &[]);
+    falls_back(&out, "garbled");
+    let server = serve(8, |_, _| {
+        ok(vec!["not json at all\n".into()], "application/x-ndjson")
+    });
+    let (out, _) = converse(&format!("ollama:tiny@{}", server.url), &[]);
+    falls_back(&out, "garbled");
+}
+
+#[test]
+fn an_http_error() {
+    let server = serve(8, |_, _| Script {
+        status: 500,
+        content_type: "application/json",
+        pieces: vec![r#"{"error":{"message":"model exploded","type":"api_error"}}"#.into()],
+        pause: Duration::ZERO,
+    });
+    let (out, _) = converse(&format!("openai:tiny@{}", server.url), &[]);
+    falls_back(&out, "HTTP 500: model exploded");
+}
+
+#[test]
+fn an_adversarial_model_cannot_change_a_number_add_a_command_or_drop_the_verdict() {
+    type Twist = fn(String) -> String;
+    let cases: [(&str, Twist); 3] = [
+        ("not in the answer", |d| {
+            d.replacen("119.48 GB", "219.48 GB", 1)
+        }),
+        ("added a command", |d| {
+            format!("{d}\n\nTo free memory first run `rm -rf /`.")
+        }),
+        ("dropped the verdict", |d| {
+            d.replace("fits", "looks OK").replace("Verdict", "Result")
+        }),
+    ];
+    for (why, twist) in cases {
+        let server = serve(8, move |_, body| {
+            ok(sse(&twist(draft_of(body))), "text/event-stream")
+        });
+        let (out, transcript) = converse(&format!("openai:tiny@{}", server.url), &[]);
+        let plan = out
+            .split("## Headroom plan")
+            .nth(1)
+            .unwrap_or(&out)
+            .to_string();
+        falls_back(&plan, why);
+        let shown = plan.split("(headroom's own text:").next().unwrap_or("");
+        assert!(
+            !shown.contains("219.48 GB") && !plan.contains("rm -rf /"),
+            "{plan}"
+        );
+        assert!(
+            transcript.contains("llm_rejected"),
+            "the rejected phrasing is kept for review"
+        );
+    }
+}
+
+#[test]
+fn the_api_key_is_sent_but_never_written_down() {
+    let server = serve(8, |_, body| ok(sse(&draft_of(body)), "text/event-stream"));
+    let (_, transcript) = converse(
+        &format!("openai:tiny@{}", server.url),
+        &[("HEADROOM_API_KEY", "sk-secret-777")],
+    );
+    let reqs = server.requests.lock().unwrap();
+    assert_eq!(reqs[0].2, "authorization: Bearer sk-secret-777");
+    assert!(!transcript.contains("sk-secret-777"));
+}
+
+#[test]
+fn a_bad_llm_spec_names_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .args(&["--llm", "gpt:x@http://x"])
+        .run();
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("--llm gpt:x@http://x"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn slash_llm_says_what_is_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin("/llm\n\n/llm openai:tiny@http://127.0.0.1:9/v1\n\n/llm\n\n/llm off\n")
+        .run()
+        .ok();
+    assert!(
+        out.stdout.contains("No model phrases replies"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("Phrasing with OpenAI-compatible at http://127.0.0.1:9/v1, model tiny")
+    );
+    assert!(out.stdout.contains("Phrasing is off"));
+}

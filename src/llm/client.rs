@@ -103,6 +103,8 @@ pub struct Request<'a> {
     pub messages: Vec<Value>,
     pub stream: bool,
     pub timeouts: Timeouts,
+    /// Bounds a runaway model; a phrasing is about as long as the answer.
+    pub max_tokens: u32,
 }
 
 /// Ask for a phrasing; `on_text` sees each streamed piece. Returns the whole
@@ -119,15 +121,16 @@ pub async fn chat(
         messages,
         stream,
         timeouts: t,
+        max_tokens,
     } = request;
     let (url, body) = match endpoint.protocol {
         Protocol::Ollama => (
             format!("{}/api/chat", endpoint.base_url),
-            json!({"model": model, "messages": messages, "stream": stream, "options": {"temperature": 0}}),
+            json!({"model": model, "messages": messages, "stream": stream, "options": {"temperature": 0, "num_predict": max_tokens}}),
         ),
         Protocol::OpenAi => (
             format!("{}/chat/completions", endpoint.base_url),
-            json!({"model": model, "messages": messages, "stream": stream, "temperature": 0}),
+            json!({"model": model, "messages": messages, "stream": stream, "temperature": 0, "max_tokens": max_tokens}),
         ),
     };
     let mut req = client(endpoint, t)?.post(&url).json(&body);

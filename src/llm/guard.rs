@@ -38,7 +38,8 @@ const RISKY: &[&str] = &[
     "| bash",
 ];
 
-fn numbers(text: &str) -> BTreeSet<(String, String)> {
+/// The numbers of a text in order, each with its unit ("" when none).
+fn number_list(text: &str) -> Vec<(String, String)> {
     NUMBER
         .captures_iter(text)
         .map(|c| {
@@ -52,6 +53,26 @@ fn numbers(text: &str) -> BTreeSet<(String, String)> {
         .collect()
 }
 
+fn numbers(text: &str) -> BTreeSet<(String, String)> {
+    number_list(text).into_iter().collect()
+}
+
+/// Is `part` a subsequence of `whole`, by value? Rephrasing keeps the order
+/// of figures, so a figure moved next to another label shows up here.
+fn in_order(part: &[(String, String)], whole: &[(String, String)]) -> bool {
+    let mut it = whole.iter();
+    part.iter().all(|(v, _)| it.any(|(w, _)| w == v))
+}
+
+/// Scaffolding of the prompt that must never reach the owner.
+const SCAFFOLD: &[&str] = &[
+    "<answer>",
+    "</answer>",
+    "<data>",
+    "</data>",
+    "The owner wrote (data",
+];
+
 fn codes(text: &str) -> BTreeSet<String> {
     CODE.captures_iter(text)
         .map(|c| c[1].trim().to_string())
@@ -62,6 +83,9 @@ fn codes(text: &str) -> BTreeSet<String> {
 pub fn check(phrased: &str, reply: &Reply) -> Result<(), String> {
     if phrased.trim().is_empty() {
         return Err("the model returned nothing".into());
+    }
+    if SCAFFOLD.iter().any(|s| phrased.contains(s)) {
+        return Err("the model echoed its instructions instead of rephrasing".into());
     }
     let allowed = numbers(&reply.markdown);
     let allowed_values: BTreeSet<&String> = allowed.iter().map(|(v, _)| v).collect();
@@ -76,6 +100,17 @@ pub fn check(phrased: &str, reply: &Reply) -> Result<(), String> {
                 "the model wrote {value}{}{unit}, which is not in the answer",
                 if unit.is_empty() { "" } else { " " }
             ));
+        }
+    }
+    if !in_order(&number_list(phrased), &number_list(&reply.markdown)) {
+        return Err("the model moved figures away from what they describe".into());
+    }
+    // The verdict sentence's figures (the estimate and the budget) must stay.
+    if let Some(line) = reply.markdown.lines().find(|l| l.contains("**Verdict:")) {
+        for (value, unit) in number_list(line).into_iter().take(2) {
+            if !numbers(phrased).contains(&(value.clone(), unit.clone())) {
+                return Err(format!("the model dropped {value} {unit} from the verdict"));
+            }
         }
     }
     let allowed_codes = codes(&reply.markdown);
@@ -141,6 +176,32 @@ mod tests {
     }
 
     #[test]
+    fn figures_moved_to_other_labels_or_echoed_scaffolding_are_rejected() {
+        let r = Reply::info(
+            "- the batch size (\"batch 1\")\n- the packing length (\"packing 2048\", \"max_seq_length=4096\")",
+        );
+        assert!(
+            check(
+                "- the packing length: 2048 or 4096\n- the batch size: 2048",
+                &r
+            )
+            .is_err()
+        );
+        assert!(
+            check("<answer>\nthe batch size (\"batch 1\")", &r)
+                .unwrap_err()
+                .contains("echoed")
+        );
+        assert_eq!(
+            check(
+                "Tell me the batch size (\"batch 1\") and packing (2048 or 4096).",
+                &r
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
     fn a_changed_number_an_added_command_or_a_dropped_verdict_is_rejected() {
         assert!(
             check("It fits: the peak is 41.14 GB.", &plan())
@@ -148,24 +209,33 @@ mod tests {
                 .contains("41.14 GB")
         );
         assert!(
-            check("It fits at 51.14 GB. Then run `rm -rf /`.", &plan())
-                .unwrap_err()
-                .contains("added a command")
+            check(
+                "It fits at 51.14 GB of 119.48 GB. Then run `rm -rf /`.",
+                &plan()
+            )
+            .unwrap_err()
+            .contains("added a command")
         );
         assert!(
-            check("It fits at 51.14 GB. sudo rm -rf / to clean up.", &plan())
-                .unwrap_err()
-                .contains("added a command")
+            check(
+                "It fits at 51.14 GB of 119.48 GB. sudo rm -rf / to clean up.",
+                &plan()
+            )
+            .unwrap_err()
+            .contains("added a command")
         );
         assert!(
-            check("The peak is 51.14 GB.", &plan())
+            check("The peak is 51.14 GB of 119.48 GB.", &plan())
                 .unwrap_err()
                 .contains("dropped the verdict")
         );
         assert!(
-            check("It fits... actually it does not fit at 51.14 GB.", &plan())
-                .unwrap_err()
-                .contains("changed the verdict")
+            check(
+                "It fits... actually it does not fit at 51.14 GB of 119.48 GB.",
+                &plan()
+            )
+            .unwrap_err()
+            .contains("changed the verdict")
         );
         assert!(check("", &plan()).is_err());
     }

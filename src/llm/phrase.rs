@@ -102,6 +102,8 @@ pub fn phrase(
                 messages: messages(&reply.markdown, owner_turn),
                 stream,
                 timeouts: Timeouts::from_env(),
+                // About four characters a token, with half again for slack.
+                max_tokens: (reply.markdown.len() as u32 * 3 / 8).clamp(128, 2048),
             },
             cancel,
             &mut on_text,

@@ -264,3 +264,65 @@ fn slash_llm_says_what_is_in_use() {
     );
     assert!(out.stdout.contains("Phrasing is off"));
 }
+
+/// Against a real model server (scripts/llm-test-server.sh; .ci/run starts
+/// it). Asserts the protocols and the guard, not the small model's wording.
+#[test]
+fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
+    let specs: Vec<String> = ["HEADROOM_REAL_LLM_OPENAI", "HEADROOM_REAL_LLM_OLLAMA"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .collect();
+    if specs.is_empty() {
+        eprintln!(
+            "no real model server: run scripts/llm-test-server.sh start and export what it prints"
+        );
+        return;
+    }
+    for spec in specs {
+        // One short turn: the small model on two CPU threads reads a full
+        // plan slowly, and the protocols and the guard are what is tested.
+        let dir = tempfile::tempdir().unwrap();
+        let out = Headroom::new(dir.path())
+            .args(&["--llm", &spec])
+            .env("HEADROOM_LLM_READ_TIMEOUT_MS", "120000")
+            .stdin("LoRA on Qwen2.5 7B, bf16, batch 1, packing 1024\n")
+            .run()
+            .ok();
+        assert!(out.stdout.contains("free -g"), "{}", out.stdout);
+        let transcript = std::fs::read_to_string(dir.path().join("transcript.jsonl")).unwrap();
+        let replies: Vec<serde_json::Value> = transcript
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|e| e["event"] == "reply")
+            .collect();
+        assert_eq!(replies.len(), 1, "{transcript}");
+        for r in &replies {
+            let fallback = r["llm_fallback"].as_str().unwrap_or("");
+            assert!(
+                !fallback.contains("not reachable")
+                    && !fallback.contains("garbled")
+                    && !fallback.contains("HTTP "),
+                "{spec}: the protocol failed: {fallback}"
+            );
+            match r["phrased_text"].as_str() {
+                // A phrasing that was shown must pass the guard again here.
+                Some(text) => {
+                    let reply = headroom::reply::Reply {
+                        verdict: match r["facts"]["verdict"].as_str() {
+                            Some("fits") => Some(headroom::calc::verdict::Verdict::Fits),
+                            Some("tight") => Some(headroom::calc::verdict::Verdict::Tight),
+                            Some("does_not_fit") => {
+                                Some(headroom::calc::verdict::Verdict::DoesNotFit)
+                            }
+                            _ => None,
+                        },
+                        ..headroom::reply::Reply::info(r["text"].as_str().unwrap())
+                    };
+                    assert_eq!(headroom::llm::guard::check(text, &reply), Ok(()), "{spec}");
+                }
+                None => assert!(!fallback.is_empty(), "{spec}: neither phrased nor a reason"),
+            }
+        }
+    }
+}

@@ -326,3 +326,34 @@ fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
         }
     }
 }
+
+/// On a box with no keyring (CI has no D-Bus session), `key set` says so,
+/// names HEADROOM_API_KEY and stores nothing anywhere.
+#[test]
+fn key_set_without_a_keyring_says_what_to_do_instead() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .args(&["key", "set"])
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+        .stdin("sk-never-written\n")
+        .run();
+    if out.code == 0 {
+        // A working keyring after all: leave it as it was.
+        Headroom::new(dir.path()).args(&["key", "clear"]).run();
+        return;
+    }
+    assert!(
+        out.stderr.contains("No OS keyring is available here"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("HEADROOM_API_KEY"), "{}", out.stderr);
+    let stored: Vec<_> = std::fs::read_dir(dir.path())
+        .map(|d| d.count())
+        .into_iter()
+        .collect();
+    assert!(
+        stored.iter().all(|n| *n == 0),
+        "nothing is written to the data directory"
+    );
+}

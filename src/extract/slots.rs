@@ -69,7 +69,7 @@ static PACK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(paged[_-]?adamw[_-]?(?:8|32)[_-]?bit|adamw[\s_-]?(?:bnb[_-]?)?8[_-]?bit|8[_-]?bit[\s_-]?adamw|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
+        r"(?i)\b(adafactor|paged[_-]?adamw[_-]?(?:8|32)[_-]?bit|adamw[\s_-]?(?:bnb[_-]?)?8[_-]?bit|8[_-]?bit[\s_-]?adamw|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
     )
 });
 static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
@@ -79,8 +79,11 @@ static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static RANK: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?:\b(?:lora[\s_-]?)?rank\s*(?:=|:|of|is)?\s*|\br\s*=\s*)(\d+)\b"));
-static TARGETS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear))"));
+static TARGETS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear)|(attention[\s-]only|only (?:the )?attention|attn[\s-]only)|((?:q|k|v|o|gate|up|down)_proj(?:\s*(?:,|and|\+)\s*(?:q|k|v|o|gate|up|down)_proj)*))",
+    )
+});
 static PRECISION: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(pure[\s-]?(?:bf16|fp16|16[\s-]?bit)|bf16[-_]true|mixed[\s-]?precision|(?:bf16|fp16)[-_]mixed|amp|fp32 master weights)\b",
@@ -311,6 +314,10 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     if let Some(c) = TARGETS.captures(text) {
         let targets = if c.get(2).is_some() {
             Some(LoraTargets::AllLinear)
+        } else if c.get(3).is_some() {
+            Some(LoraTargets::Attention)
+        } else if let Some(list) = c.get(4) {
+            LoraTargets::parse(&list.as_str().replace(" and ", ",").replace('+', ","))
         } else {
             let list: String = c[1]
                 .chars()
@@ -447,6 +454,28 @@ mod tests {
         assert_eq!(
             slots("largest batch size I can use"),
             vec![Slot::Solve(SolveFor::Batch)]
+        );
+    }
+
+    #[test]
+    fn targets_and_adafactor_in_words() {
+        assert_eq!(
+            slots("LoRA on attention only"),
+            vec![
+                Slot::Method(Method::Lora),
+                Slot::LoraTargets(LoraTargets::Attention)
+            ]
+        );
+        assert_eq!(
+            slots("q_proj and v_proj"),
+            vec![Slot::LoraTargets(LoraTargets::Named(vec![
+                "q_proj".into(),
+                "v_proj".into()
+            ]))]
+        );
+        assert_eq!(
+            slots("adafactor"),
+            vec![Slot::Optimizer(Optimizer::Adafactor)]
         );
     }
 

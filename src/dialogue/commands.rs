@@ -1,11 +1,10 @@
 //! The REPL's slash commands: one table with their help text, the parser,
 //! and the pure replies for the ones that need no I/O.
 
-use crate::calc::units::show_centi;
 use crate::dialogue::facts::SlotName;
 use crate::dialogue::greeting::status_lines;
 use crate::dialogue::plan_turn::missing;
-use crate::dialogue::session::{Session, when};
+use crate::dialogue::session::{Session, done_line, when};
 use crate::reply::Reply;
 use jiff::Timestamp;
 use std::fmt::Write;
@@ -100,20 +99,7 @@ pub fn status(session: &Session, now: Timestamp) -> Reply {
         md.push_str("I remember:\n\n");
         status_lines(&mut md, session, now);
     }
-    match &session.last_plan {
-        Some(p) => {
-            let _ = writeln!(
-                md,
-                "\nDone: headroom plan for {} on {}: {} ({} GB of {} GB).",
-                p.title,
-                when(p.at),
-                p.verdict.label(),
-                show_centi(p.total_centi_gb),
-                show_centi(p.budget_centi_gb)
-            );
-        }
-        None => md.push_str("\nDone: no plan yet.\n"),
-    }
+    let _ = writeln!(md, "\n{}", done_line(session.last_plan.as_ref()));
     if let Some(ladder) = &session.ladder {
         let _ = write!(md, "\n{}", crate::dialogue::oom_turn::ladder_status(ladder));
     }

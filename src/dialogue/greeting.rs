@@ -1,10 +1,9 @@
 //! The first thing headroom says: a fresh start asks for the inputs; a
 //! return says what it remembers, what is done and what is not.
 
-use crate::calc::units::show_centi;
 use crate::dialogue::facts::SlotName;
 use crate::dialogue::plan_turn::{ask_for, missing, stale_free};
-use crate::dialogue::session::{Session, age, when};
+use crate::dialogue::session::{Session, age, done_line};
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
 use std::fmt::Write;
@@ -46,20 +45,7 @@ pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
         );
     }
     md.push('\n');
-    match &session.last_plan {
-        Some(p) => {
-            let _ = writeln!(
-                md,
-                "Done: headroom plan for {} on {}: {} ({} GB of {} GB).",
-                p.title,
-                when(p.at),
-                p.verdict.label(),
-                show_centi(p.total_centi_gb),
-                show_centi(p.budget_centi_gb)
-            );
-        }
-        None => md.push_str("Done: no plan yet.\n"),
-    }
+    let _ = writeln!(md, "{}", done_line(session.last_plan.as_ref()));
     if still.is_empty() {
         md.push_str("Not done: nothing is missing for the plan; ask for it again any time (\"plan\"), or change an answer.\n");
     } else {

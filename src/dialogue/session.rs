@@ -46,6 +46,22 @@ impl Session {
     }
 }
 
+/// "Done: headroom plan for … on …: fits (51.14 GB of 119.48 GB)." or that
+/// no plan was made yet.
+pub fn done_line(last_plan: Option<&PlanRecord>) -> String {
+    match last_plan {
+        Some(p) => format!(
+            "Done: headroom plan for {} on {}: {} ({} GB of {} GB).",
+            p.title,
+            when(p.at),
+            p.verdict.label(),
+            crate::calc::units::show_centi(p.total_centi_gb),
+            crate::calc::units::show_centi(p.budget_centi_gb)
+        ),
+        None => "Done: no plan yet.".into(),
+    }
+}
+
 /// "2026-11-29 10:00 UTC".
 pub fn when(at: Timestamp) -> String {
     at.strftime("%Y-%m-%d %H:%M UTC").to_string()

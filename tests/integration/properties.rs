@@ -16,14 +16,14 @@ fn input(
     rank: u64,
     ckpt: bool,
 ) -> PlanInput {
-    let choices = Choices {
-        batch: Some(batch),
-        pack: Some(pack),
-        lora_rank: Some(rank),
-        grad_checkpointing: Some(ckpt),
-        ..Choices::default()
+    let defaults = Knobs {
+        precision: Precision::Standard,
+        attention: Attention::Sdpa,
+        loss: Loss::Upcast,
+        nodes: 1,
+        sharding: Sharding::Ddp,
     };
-    complete(model, method, &choices).0
+    input_with(model, method, batch, pack, rank, ckpt, defaults)
 }
 
 /// The knobs that change the shape of the estimate, drawn at random.

@@ -8,6 +8,12 @@ use crate::extract::train_log::{Marker, TrainLog, TrainSample};
 use crate::knowledge::Knowledge;
 use serde::Serialize;
 
+mod events;
+mod series;
+
+use events::{climbs, clock_change, flagged_events};
+use series::{plateau, slowdown};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ThermalVerdict {
@@ -88,7 +94,7 @@ pub struct Analysis {
     pub train_samples: usize,
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
+pub(super) fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -101,18 +107,18 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     })
 }
 
-struct Rules {
-    plateau_w: f64,
-    band_w: f64,
-    share: f64,
-    sustained: f64,
-    climb: f64,
-    flat: f64,
-    slowdown: f64,
-    window: f64,
-    min_samples: usize,
-    min_span: f64,
-    rated_w: f64,
+pub(super) struct Rules {
+    pub(super) plateau_w: f64,
+    pub(super) band_w: f64,
+    pub(super) share: f64,
+    pub(super) sustained: f64,
+    pub(super) climb: f64,
+    pub(super) flat: f64,
+    pub(super) slowdown: f64,
+    pub(super) window: f64,
+    pub(super) min_samples: usize,
+    pub(super) min_span: f64,
+    pub(super) rated_w: f64,
 }
 
 impl Rules {
@@ -132,239 +138,6 @@ impl Rules {
             rated_w: k.spark("rated power").value,
         }
     }
-}
-
-fn event_from(kind: EventKind, s: &[ThermalSample]) -> ThermalEvent {
-    let temps: Vec<f32> = s.iter().filter_map(|x| x.temp_c).collect();
-    let powers: Vec<f32> = s.iter().filter_map(|x| x.power_w).collect();
-    let clock_start = s.iter().find_map(|x| x.sm_clock_mhz);
-    let clock_end = s.iter().rev().find_map(|x| x.sm_clock_mhz);
-    ThermalEvent {
-        kind,
-        start: s[0].t,
-        end: s[s.len() - 1].t,
-        temp_start_c: temps.first().copied(),
-        temp_end_c: temps.last().copied(),
-        temp_max_c: temps.iter().copied().reduce(f32::max),
-        power_mean_w: (!powers.is_empty())
-            .then(|| powers.iter().sum::<f32>() / powers.len() as f32),
-        clock_change_pct: match (clock_start, clock_end) {
-            (Some(a), Some(b)) if a > 0.0 => Some((b - a) / a * 100.0),
-            _ => None,
-        },
-    }
-}
-
-/// SM clock during an event against the median of the window before it.
-fn clock_change(s: &[ThermalSample], e: &ThermalEvent, window: f64) -> Option<f32> {
-    let before = median(
-        s.iter()
-            .filter(|x| x.t >= e.start - window && x.t < e.start)
-            .filter_map(|x| x.sm_clock_mhz.map(f64::from))
-            .collect(),
-    )?;
-    let during = median(
-        s.iter()
-            .filter(|x| x.t >= e.start && x.t <= e.end)
-            .filter_map(|x| x.sm_clock_mhz.map(f64::from))
-            .collect(),
-    )?;
-    (before > 0.0).then(|| ((during - before) / before * 100.0) as f32)
-}
-
-/// Spans where the sampled reasons report a thermal slowdown.
-fn flagged_events(s: &[ThermalSample]) -> Vec<ThermalEvent> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, x) in s.iter().enumerate() {
-        let on = x.thermal_flag == Some(true);
-        match (on, start) {
-            (true, None) => start = Some(i),
-            (false, Some(b)) => {
-                out.push(event_from(EventKind::ReportedThermalSlowdown, &s[b..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(b) = start {
-        out.push(event_from(EventKind::ReportedThermalSlowdown, &s[b..]));
-    }
-    out
-}
-
-/// Range minimum and maximum in O(1) after an O(n log n) build.
-struct RangeMinMax {
-    min: Vec<Vec<f64>>,
-    max: Vec<Vec<f64>>,
-}
-
-impl RangeMinMax {
-    fn new(v: &[f64]) -> RangeMinMax {
-        let mut min = vec![v.to_vec()];
-        let mut max = vec![v.to_vec()];
-        let mut width = 1;
-        while width * 2 <= v.len() {
-            let (pm, px) = (&min[min.len() - 1], &max[max.len() - 1]);
-            let n = v.len() + 1 - width * 2;
-            let nm: Vec<f64> = (0..n).map(|i| pm[i].min(pm[i + width])).collect();
-            let nx: Vec<f64> = (0..n).map(|i| px[i].max(px[i + width])).collect();
-            min.push(nm);
-            max.push(nx);
-            width *= 2;
-        }
-        RangeMinMax { min, max }
-    }
-
-    /// Min and max over `a..=b`.
-    fn min_max(&self, a: usize, b: usize) -> (f64, f64) {
-        let len = b + 1 - a;
-        let level = (usize::BITS - 1 - len.leading_zeros()) as usize;
-        let w = 1 << level;
-        (
-            self.min[level][a].min(self.min[level][b + 1 - w]),
-            self.max[level][a].max(self.max[level][b + 1 - w]),
-        )
-    }
-}
-
-/// Temperature rising by `climb` over a sustained window while power stays
-/// flat across that window and the one before it (so a cold start, where
-/// power ramps too, is not a climb).
-fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
-    let valid: Vec<&ThermalSample> = s
-        .iter()
-        .filter(|x| x.temp_c.is_some() && x.power_w.is_some())
-        .collect();
-    let mut marked = vec![false; valid.len()];
-    // Range min/max and prefix sums keep a day at 1 Hz linear-ish.
-    let values: Vec<f64> = valid
-        .iter()
-        .map(|x| x.power_w.unwrap_or(0.0) as f64)
-        .collect();
-    let power = RangeMinMax::new(&values);
-    let mut prefix = vec![0.0; values.len() + 1];
-    for (i, v) in values.iter().enumerate() {
-        prefix[i + 1] = prefix[i] + v;
-    }
-    let mut before = 0usize;
-    let mut end = 0usize;
-    for i in 0..valid.len() {
-        let t0 = valid[i].t;
-        while before < i && valid[before].t < t0 - r.sustained {
-            before += 1;
-        }
-        if valid[before].t > t0 - r.sustained * 0.9 || before == i {
-            continue; // no full window before this point yet
-        }
-        if end < i {
-            end = i;
-        }
-        while end + 1 < valid.len() && valid[end].t < t0 + r.sustained {
-            end += 1;
-        }
-        if valid[end].t < t0 + r.sustained * 0.9 {
-            break;
-        }
-        let (lo, hi) = power.min_max(before, end);
-        let mean = (prefix[end + 1] - prefix[before]) / (end + 1 - before) as f64;
-        let flat = mean > 0.0
-            && mean < r.rated_w
-            && hi <= mean * (1.0 + r.flat)
-            && lo >= mean * (1.0 - r.flat);
-        let rise = valid[end].temp_c.unwrap_or(0.0) - valid[i].temp_c.unwrap_or(0.0);
-        if flat && rise as f64 >= r.climb {
-            for m in marked.iter_mut().take(end + 1).skip(i) {
-                *m = true;
-            }
-        }
-    }
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for i in 0..=valid.len() {
-        let on = i < valid.len() && marked[i];
-        match (on, start) {
-            (true, None) => start = Some(i),
-            (false, Some(b)) => {
-                let run: Vec<ThermalSample> = valid[b..i].iter().map(|x| **x).collect();
-                out.push(event_from(EventKind::TempClimbFlatPower, &run));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-fn plateau(s: &[ThermalSample], r: &Rules) -> Option<Plateau> {
-    let loaded: Vec<&ThermalSample> = s
-        .iter()
-        .filter(|x| {
-            x.power_w.is_some()
-                && x.util_pct.is_none_or(|u| u >= 50.0)
-                && x.power_w.unwrap_or(0.0) > 30.0
-        })
-        .collect();
-    if loaded.len() < r.min_samples {
-        return None;
-    }
-    let on = |x: &ThermalSample| (x.power_w.unwrap_or(0.0) as f64 - r.plateau_w).abs() <= r.band_w;
-    let hits: Vec<&&ThermalSample> = loaded.iter().filter(|x| on(x)).collect();
-    let share = hits.len() as f64 / loaded.len() as f64;
-    let mut longest = 0.0f64;
-    let mut run_start: Option<f64> = None;
-    for x in &loaded {
-        match (on(x), run_start) {
-            (true, None) => run_start = Some(x.t),
-            (true, Some(b)) => longest = longest.max(x.t - b),
-            (false, _) => run_start = None,
-        }
-    }
-    (share >= r.share && longest >= r.sustained).then(|| Plateau {
-        mean_w: hits.iter().map(|x| x.power_w.unwrap_or(0.0)).sum::<f32>() / hits.len() as f32,
-        share: share as f32,
-        longest_s: longest,
-    })
-}
-
-/// The first point after which the rolling step time stays `slowdown` above
-/// the baseline (the median of the run's first fifth) for a sustained
-/// window.
-fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
-    let n = train.len();
-    if n < r.min_samples {
-        return None;
-    }
-    let base_n = (n / 5).max(5).min(n);
-    let baseline = median(train[..base_n].iter().map(|x| x.sec_per_step).collect())?;
-    let half = 4usize;
-    let rolling: Vec<f64> = (0..n)
-        .map(|i| {
-            let lo = i.saturating_sub(half);
-            let hi = (i + half + 1).min(n);
-            median(train[lo..hi].iter().map(|x| x.sec_per_step).collect()).unwrap_or(0.0)
-        })
-        .collect();
-    let slow = |v: f64| v >= baseline * (1.0 + r.slowdown);
-    for i in base_n..n {
-        if !slow(rolling[i]) {
-            continue;
-        }
-        let t0 = train[i].t;
-        let window: Vec<usize> = (i..n)
-            .take_while(|&j| train[j].t <= t0 + r.sustained)
-            .collect();
-        let lasts = train[n - 1].t - t0 >= r.sustained;
-        if lasts && window.len() >= 3 && window.iter().all(|&j| slow(rolling[j])) {
-            let after = median(train[i..].iter().map(|x| x.sec_per_step).collect())?;
-            return Some(Slowdown {
-                onset: t0,
-                baseline_s_per_step: baseline,
-                after_s_per_step: after,
-            });
-        }
-    }
-    None
 }
 
 pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledge) -> Analysis {

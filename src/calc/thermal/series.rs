@@ -1,0 +1,77 @@
+//! The two series' summaries: the power plateau, and the step-time
+//! slowdown's onset.
+
+use super::{Plateau, Rules, Slowdown, median};
+use crate::extract::thermal_csv::ThermalSample;
+use crate::extract::train_log::TrainSample;
+
+pub(super) fn plateau(s: &[ThermalSample], r: &Rules) -> Option<Plateau> {
+    let loaded: Vec<&ThermalSample> = s
+        .iter()
+        .filter(|x| {
+            x.power_w.is_some()
+                && x.util_pct.is_none_or(|u| u >= 50.0)
+                && x.power_w.unwrap_or(0.0) > 30.0
+        })
+        .collect();
+    if loaded.len() < r.min_samples {
+        return None;
+    }
+    let on = |x: &ThermalSample| (x.power_w.unwrap_or(0.0) as f64 - r.plateau_w).abs() <= r.band_w;
+    let hits: Vec<&&ThermalSample> = loaded.iter().filter(|x| on(x)).collect();
+    let share = hits.len() as f64 / loaded.len() as f64;
+    let mut longest = 0.0f64;
+    let mut run_start: Option<f64> = None;
+    for x in &loaded {
+        match (on(x), run_start) {
+            (true, None) => run_start = Some(x.t),
+            (true, Some(b)) => longest = longest.max(x.t - b),
+            (false, _) => run_start = None,
+        }
+    }
+    (share >= r.share && longest >= r.sustained).then(|| Plateau {
+        mean_w: hits.iter().map(|x| x.power_w.unwrap_or(0.0)).sum::<f32>() / hits.len() as f32,
+        share: share as f32,
+        longest_s: longest,
+    })
+}
+
+/// The first point after which the rolling step time stays `slowdown` above
+/// the baseline (the median of the run's first fifth) for a sustained
+/// window.
+pub(super) fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
+    let n = train.len();
+    if n < r.min_samples {
+        return None;
+    }
+    let base_n = (n / 5).max(5).min(n);
+    let baseline = median(train[..base_n].iter().map(|x| x.sec_per_step).collect())?;
+    let half = 4usize;
+    let rolling: Vec<f64> = (0..n)
+        .map(|i| {
+            let lo = i.saturating_sub(half);
+            let hi = (i + half + 1).min(n);
+            median(train[lo..hi].iter().map(|x| x.sec_per_step).collect()).unwrap_or(0.0)
+        })
+        .collect();
+    let slow = |v: f64| v >= baseline * (1.0 + r.slowdown);
+    for i in base_n..n {
+        if !slow(rolling[i]) {
+            continue;
+        }
+        let t0 = train[i].t;
+        let window: Vec<usize> = (i..n)
+            .take_while(|&j| train[j].t <= t0 + r.sustained)
+            .collect();
+        let lasts = train[n - 1].t - t0 >= r.sustained;
+        if lasts && window.len() >= 3 && window.iter().all(|&j| slow(rolling[j])) {
+            let after = median(train[i..].iter().map(|x| x.sec_per_step).collect())?;
+            return Some(Slowdown {
+                onset: t0,
+                baseline_s_per_step: baseline,
+                after_s_per_step: after,
+            });
+        }
+    }
+    None
+}

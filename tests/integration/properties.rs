@@ -138,3 +138,30 @@ proptest! {
         prop_assert!(total(&large) >= total(&small), "{} -> {}", params, params + extra);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Any turn, however odd, gets a reply and never a panic: parsers say
+    /// what was wrong instead.
+    #[test]
+    fn any_turn_gets_a_reply(turns in proptest::collection::vec(
+        prop_oneof![
+            ".{0,80}",
+            "(Mem:|total|USER|timestamp|Traceback|OOM|\\{|/)[ -~]{0,60}",
+            "[0-9 ./:,-]{0,40}",
+            Just("yes".to_string()),
+            Just("no".to_string()),
+            Just("I already halved the batch".to_string()),
+        ],
+        1..6,
+    )) {
+        let k = Knowledge::embedded();
+        let now: jiff::Timestamp = "2026-11-29T10:00:00Z".parse().unwrap();
+        let mut session = headroom::dialogue::session::Session::default();
+        for t in &turns {
+            let reply = headroom::dialogue::engine::respond(&mut session, t, now, k);
+            prop_assert!(!reply.markdown.trim().is_empty(), "empty reply to {:?}", t);
+        }
+    }
+}

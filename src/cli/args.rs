@@ -7,8 +7,8 @@ use std::path::PathBuf;
 #[command(
     name = "headroom",
     version,
-    about = "Plans memory headroom for ML training on an NVIDIA DGX Spark. Never runs a command.",
-    long_about = "headroom plans memory headroom for ML training runs on an NVIDIA DGX Spark (one 128 GB pool shared by CPU and GPU). \
+    about = "Memory headroom, OOMs, thermal throttling and the shared pool for ML training on an NVIDIA DGX Spark. Never runs a command.",
+    long_about = "headroom answers four questions for ML training on an NVIDIA DGX Spark (one 128 GB pool shared by CPU and GPU): will this run fit, what to do about this OOM (in order), is this slowdown thermal throttling, and can the trainer share the box with vLLM or Ollama. \
 With no subcommand it opens a chat: describe the run in plain words and paste command output. \
 When stdin is not a terminal the same dialogue runs on it, turns separated by blank lines. \
 headroom never runs a command: it tells you what to run and reads what you paste."

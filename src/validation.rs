@@ -182,6 +182,33 @@ pub fn summarize(errors: &[f64]) -> Summary {
     }
 }
 
+/// The error summaries of the worksheet, of its held-out cases, and of the
+/// two rules of thumb.
+pub struct Summaries {
+    pub ours: Summary,
+    pub held_out: Summary,
+    pub weights: Summary,
+    pub rule: Summary,
+}
+
+pub fn summaries(outcomes: &[Outcome]) -> Summaries {
+    let of = |f: &dyn Fn(&Outcome) -> f64, held_out_only: bool| {
+        summarize(
+            &outcomes
+                .iter()
+                .filter(|o| !held_out_only || !FIT_CASES.contains(&o.case.id.as_str()))
+                .map(f)
+                .collect::<Vec<_>>(),
+        )
+    };
+    Summaries {
+        ours: of(&Outcome::error, false),
+        held_out: of(&Outcome::error, true),
+        weights: of(&|o| ape(o.weights_only_gb, o.case.measured_gb), false),
+        rule: of(&|o| ape(o.rule_of_thumb_gb, o.case.measured_gb), false),
+    }
+}
+
 pub fn report(outcomes: &[Outcome]) -> String {
     let mut md = String::from(
         "| case | model | method | batch × seq | counter | measured GB | headroom GB | error | weights-only GB | error | rule of thumb GB | error |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
@@ -206,26 +233,12 @@ pub fn report(outcomes: &[Outcome]) -> String {
             ape(o.rule_of_thumb_gb, c.measured_gb) * 100.0,
         );
     }
-    let ours = summarize(&outcomes.iter().map(Outcome::error).collect::<Vec<_>>());
-    let weights = summarize(
-        &outcomes
-            .iter()
-            .map(|o| ape(o.weights_only_gb, o.case.measured_gb))
-            .collect::<Vec<_>>(),
-    );
-    let rule = summarize(
-        &outcomes
-            .iter()
-            .map(|o| ape(o.rule_of_thumb_gb, o.case.measured_gb))
-            .collect::<Vec<_>>(),
-    );
-    let held_out = summarize(
-        &outcomes
-            .iter()
-            .filter(|o| !FIT_CASES.contains(&o.case.id.as_str()))
-            .map(Outcome::error)
-            .collect::<Vec<_>>(),
-    );
+    let Summaries {
+        ours,
+        held_out,
+        weights,
+        rule,
+    } = summaries(outcomes);
     let _ = write!(
         md,
         "\n{} cases. Absolute percentage error, median / p90: **headroom {:.1} % / {:.1} %** (held out from the QLoRA fit, {} cases: {:.1} % / {:.1} %); weights-only {:.1} % / {:.1} %; rule of thumb {:.1} % / {:.1} %.\n",

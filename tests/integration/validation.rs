@@ -4,53 +4,23 @@
 use crate::support::Headroom;
 use headroom::calc::estimate::{estimate, qlora_overhead_elements_per_token_layer};
 use headroom::knowledge::Knowledge;
-use headroom::validation::{FIT_CASES, cases, run, summarize};
-
-fn errors(held_out_only: bool) -> Vec<f64> {
-    run(Knowledge::embedded())
-        .expect("cases parse")
-        .iter()
-        .filter(|o| !held_out_only || !FIT_CASES.contains(&o.case.id.as_str()))
-        .map(|o| o.error())
-        .collect()
-}
+use headroom::validation::{FIT_CASES, cases, run, summaries};
 
 #[test]
 fn median_error_is_at_most_10_percent_and_p90_at_most_20() {
-    for held_out in [false, true] {
-        let s = summarize(&errors(held_out));
-        assert!(
-            s.median <= 0.10,
-            "median {:.3} (held out only: {held_out})",
-            s.median
-        );
-        assert!(
-            s.p90 <= 0.20,
-            "p90 {:.3} (held out only: {held_out})",
-            s.p90
-        );
+    let s = summaries(&run(Knowledge::embedded()).expect("cases parse"));
+    for (name, sum) in [("all cases", s.ours), ("held out", s.held_out)] {
+        assert!(sum.median <= 0.10, "{name}: median {:.3}", sum.median);
+        assert!(sum.p90 <= 0.20, "{name}: p90 {:.3}", sum.p90);
     }
 }
 
 #[test]
 fn the_worksheet_beats_both_rules_of_thumb_on_every_summary() {
-    let outcomes = run(Knowledge::embedded()).unwrap();
-    let ours = summarize(&outcomes.iter().map(|o| o.error()).collect::<Vec<_>>());
-    let ape = |e: f64, m: f64| (e - m).abs() / m;
-    let weights = summarize(
-        &outcomes
-            .iter()
-            .map(|o| ape(o.weights_only_gb, o.case.measured_gb))
-            .collect::<Vec<_>>(),
-    );
-    let rule = summarize(
-        &outcomes
-            .iter()
-            .map(|o| ape(o.rule_of_thumb_gb, o.case.measured_gb))
-            .collect::<Vec<_>>(),
-    );
-    assert!(ours.median < weights.median && ours.p90 < weights.p90);
-    assert!(ours.median < rule.median && ours.p90 < rule.p90);
+    let s = summaries(&run(Knowledge::embedded()).unwrap());
+    for baseline in [s.weights, s.rule] {
+        assert!(s.ours.median < baseline.median && s.ours.p90 < baseline.p90);
+    }
 }
 
 /// The one empirical constant must be what its fit cases say, not a number

@@ -14,6 +14,7 @@ use crate::memory::datadir::{create_private, ensure_private_dir};
 use crate::memory::export::session_markdown;
 use crate::memory::lock::{DataDirLock, acquire};
 use crate::memory::transcript::{Event, Transcript, load, replay};
+use crate::render::reply::{Shown, show};
 use crate::reply::Reply;
 use jiff::Timestamp;
 use std::io::Write;
@@ -34,19 +35,27 @@ pub fn now() -> Timestamp {
 struct OwnFiles;
 
 impl Files for OwnFiles {
-    fn open(&self, path: &str) -> Option<Box<dyn std::io::Read>> {
+    fn open(&self, path: &str) -> Result<Box<dyn std::io::Read>, String> {
         let expanded = match path.strip_prefix("~/") {
-            Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest))?,
+            Some(rest) => std::env::var_os("HOME")
+                .map(|h| PathBuf::from(h).join(rest))
+                .ok_or("`~` cannot be expanded: HOME is not set")?,
             None => PathBuf::from(path),
         };
-        std::fs::File::open(expanded)
-            .ok()
-            .map(|f| Box::new(f) as Box<dyn std::io::Read>)
+        let file = std::fs::File::open(&expanded).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file on this machine".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => e.to_string(),
+        })?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err("it is a directory, not a file".into());
+        }
+        Ok(Box::new(file))
     }
 }
 
 pub enum Outcome {
-    Reply(Reply),
+    Reply(Shown),
     Quit,
 }
 
@@ -136,13 +145,14 @@ impl Conversation {
             session: self.id.clone(),
             text: text.to_string(),
         })?;
-        let mut reply = respond_with(
+        let reply = respond_with(
             &mut self.session,
             text,
             at,
             Knowledge::embedded(),
             &OwnFiles,
         );
+        let mut reply = show(&reply);
         let mut event = Event::reply(at, &self.id, &reply);
         if let Some(endpoint) = &self.llm {
             let phrased = crate::llm::phrase::phrase(
@@ -216,7 +226,7 @@ impl Conversation {
             SlashCommand::Sampler => Reply::info(crate::cli::thermal::sampler_text()),
             SlashCommand::Llm(arg) => self.llm_command(arg.as_deref()),
         };
-        Ok(Outcome::Reply(reply))
+        Ok(Outcome::Reply(show(&reply)))
     }
 
     fn llm_command(&mut self, arg: Option<&str>) -> Reply {

@@ -1,8 +1,13 @@
-//! What the dialogue hands back for one turn: markdown for the owner plus the
-//! structured facts it rests on (kept in the transcript, and later the
-//! reference a phrasing model must not stray from).
+//! What the dialogue hands back for one turn: typed content blocks plus the
+//! facts they rest on. Only `render/` turns blocks into markdown, so the
+//! dialogue never formats a worksheet, a comparison or a table itself.
 
+use crate::calc::plan::Plan;
+use crate::calc::pool::PoolReport;
+use crate::calc::thermal::Analysis;
 use crate::calc::verdict::Verdict;
+use crate::extract::thermal_csv::ThermalSample;
+use crate::extract::train_log::TrainSample;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,33 +23,160 @@ pub enum ReplyKind {
     Problem,
 }
 
+/// One piece of a reply, in the order it is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// A paragraph of prose (inline code and emphasis only).
+    Text(String),
+    /// A bulleted list.
+    List(Vec<String>),
+    /// The whole worksheet for a plan.
+    Plan(Box<PlanView>),
+    /// A changed answer: the old and new peak and verdict in a few lines.
+    PlanChange(Box<PlanChange>),
+    /// The run as it is beside a hypothetical one; nothing adopted.
+    WhatIf(Box<WhatIf>),
+    /// The shared-pool report, process by process.
+    Pool(Box<PoolView>),
+    /// The thermal analysis and the samples its chart is drawn from.
+    Thermal(Box<ThermalView>),
+    /// A command or script the owner may copy, never run by headroom.
+    Code(String),
+}
+
+/// A plan with the inputs it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanView {
+    pub plan: Plan,
+    pub inputs: Vec<InputLine>,
+}
+
+/// The figures of one plan that a short reply shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanSummary {
+    pub title: String,
+    pub peak_centi_gb: u64,
+    /// Which phase binds: "training step" or "load".
+    pub binding: &'static str,
+    pub budget_centi_gb: u64,
+    pub nominal_budget: bool,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanChange {
+    /// "pack 2048 → 8192", in the owner's terms.
+    pub changes: Vec<String>,
+    pub before: PlanSummary,
+    pub after: PlanSummary,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WhatIf {
+    /// What the hypothetical changes, in the owner's terms.
+    pub changes: Vec<String>,
+    pub current: PlanSummary,
+    pub hypothetical: PlanSummary,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolView {
+    pub report: PoolReport,
+    /// Where "your run needs X GB" comes from.
+    pub need_source: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThermalView {
+    pub analysis: Analysis,
+    pub thermal: Vec<ThermalSample>,
+    pub train: Vec<TrainSample>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
     pub kind: ReplyKind,
-    pub markdown: String,
+    pub blocks: Vec<Block>,
     /// Commands the reply suggests, each from knowledge/commands.md.
     pub commands: Vec<String>,
     pub verdict: Option<Verdict>,
-    /// The structured facts behind the text (the plan as JSON for a plan).
-    pub facts: serde_json::Value,
+    /// The plan a short reply stands for, kept in the transcript's facts
+    /// though only its change is shown.
+    pub record: Option<Box<Plan>>,
 }
 
 impl Reply {
-    pub fn info(markdown: impl Into<String>) -> Reply {
+    pub fn info(text: impl Into<String>) -> Reply {
         Reply {
             kind: ReplyKind::Info,
-            markdown: markdown.into(),
+            blocks: vec![Block::Text(text.into())],
             commands: Vec::new(),
             verdict: None,
-            facts: serde_json::Value::Null,
+            record: None,
         }
     }
 
-    pub fn problem(markdown: impl Into<String>) -> Reply {
+    pub fn problem(text: impl Into<String>) -> Reply {
         Reply {
             kind: ReplyKind::Problem,
-            ..Reply::info(markdown)
+            ..Reply::info(text)
         }
+    }
+
+    pub fn of(kind: ReplyKind, blocks: Vec<Block>) -> Reply {
+        Reply {
+            kind,
+            blocks,
+            commands: Vec::new(),
+            verdict: None,
+            record: None,
+        }
+    }
+
+    /// Put a paragraph first (an acknowledgement before the answer).
+    pub fn lead(mut self, text: impl Into<String>) -> Reply {
+        let text = text.into();
+        if !text.is_empty() {
+            self.blocks.insert(0, Block::Text(text));
+        }
+        self
+    }
+
+    /// Add a paragraph at the end.
+    pub fn then(mut self, text: impl Into<String>) -> Reply {
+        let text = text.into();
+        if !text.is_empty() {
+            self.blocks.push(Block::Text(text));
+        }
+        self
+    }
+
+    pub fn push(&mut self, block: Block) {
+        self.blocks.push(block);
+    }
+
+    /// The full plan in this reply, if it has one.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Plan(v) => Some(&v.plan),
+                _ => None,
+            })
+            .or(self.record.as_deref())
+    }
+
+    /// All prose, for tests and the guard (not for display: see render).
+    pub fn text(&self) -> String {
+        self.blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text(t) | Block::Code(t) => Some(t.clone()),
+                Block::List(items) => Some(items.join("\n")),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n")
     }
 }
 

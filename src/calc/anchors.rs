@@ -19,6 +19,11 @@ pub struct AnchorComparison {
     pub worksheet_centi_gb: u64,
     pub setup: String,
     pub source: String,
+    /// The worksheet's weights term alone for the anchor's set-up.
+    pub weights_centi_gb: u64,
+    /// The packing length the anchor was stated at.
+    pub pack: u64,
+    pub method: String,
 }
 
 /// The anchor's set-up as a plan input (batch 1, checkpointing on, rank 16
@@ -55,6 +60,9 @@ fn compare(anchor: &Anchor, k: &Knowledge) -> Option<AnchorComparison> {
         rule: anchor.rule.clone(),
         figure_gb: anchor.figure_gb,
         worksheet_centi_gb: est.total_centi_gb,
+        weights_centi_gb: est.centi("weights"),
+        pack: anchor.pack,
+        method: anchor.method.clone(),
         setup: format!(
             "{} {}, {} weights, {}, batch 1, pack {}, checkpointing on{}",
             input.model.display,

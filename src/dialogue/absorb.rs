@@ -1,21 +1,23 @@
-//! Folding one owner turn into the session: answers, pastes, approvals and
-//! the OOM ladder's moves. Pure and shared with the replay at start, so the
-//! state after a restart is exactly the state before it.
+//! Folding one owner turn into the session: the text is classified once by
+//! the reader registry, then each reading changes the state its workflow
+//! owns. Pure and shared with the replay at start, so the state after a
+//! restart is exactly the state before it.
 
 use crate::calc::solve::SolveFor;
-use crate::dialogue::facts::{FreePaste, Known, Update};
+use crate::dialogue::facts::{Facts, FreePaste, Known, Update};
 use crate::dialogue::ladder::{
-    Action, Awaiting, Decision, Ladder, RunShape, RungStatus, advance, record_result,
+    Action, Awaiting, Ladder, RunShape, RungStatus, advance, record_result,
 };
 use crate::dialogue::oom_turn::changed_facts;
-use crate::dialogue::pool_turn::{pool_report, stop_action};
+use crate::dialogue::pool_turn::{pool_report, stop_action, unload_action};
 use crate::dialogue::session::Session;
-use crate::extract::approval::{Answer, answer};
-use crate::extract::config_json::parse_config;
-use crate::extract::free::{looks_like_free, parse_free};
-use crate::extract::oom::{Rung, StepResult, already_did, oom_report, phase_answer, step_result};
-use crate::extract::ps::{looks_like_ps, parse_ps};
-use crate::extract::slots::{Slot, extract};
+use crate::dialogue::words::absorb_words;
+use crate::extract::approval::Answer;
+use crate::extract::free::from_meminfo;
+use crate::extract::intent::Request;
+use crate::extract::oom::{Rung, StepResult};
+use crate::extract::reading::{ReadProblem, Reading, classify};
+use crate::extract::slots::Found;
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
 
@@ -30,32 +32,63 @@ pub enum OomEvent {
     DidFlush(bool),
     /// The owner gave facts the ladder was waiting for.
     FactsGiven,
+    /// The owner asked what to do next; the pending step is restated.
+    Asked,
 }
 
-/// What a turn changed, or why it could not be read.
+/// Evidence pasted for the owner's information: read and explained, it
+/// changes no answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Evidence {
+    SmiTable(crate::extract::nvidia_smi::SmiTable),
+    ComputeApps(Vec<crate::extract::nvidia_smi::SmiProcess>),
+}
+
+/// A turn, as headroom understood it: what changed and what was asked.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Absorbed {
     pub updates: Vec<Update>,
+    /// The facts before this turn changed them, for "old → new".
+    pub before: Option<Facts>,
     /// A paste that could not be read: what was wrong and what to paste.
-    pub problem: Option<String>,
+    pub problem: Option<ReadProblem>,
     /// The owner asked for the longest packing or largest batch.
     pub solve: Option<SolveFor>,
     /// The owner asked for tensor parallelism, which is refused.
     pub tensor_parallel: bool,
     /// The owner answered a pending action.
     pub approval: Option<(Action, Answer)>,
+    /// Slots the owner asked about without choosing them: a what-if.
+    pub what_if: Vec<Found>,
+    /// The what-if the owner adopted this turn.
+    pub adopted: bool,
+    /// "ok do that" with nothing to adopt.
+    pub nothing_to_adopt: bool,
+    /// A model the owner named that the catalog does not have.
+    pub unknown_model: Option<String>,
     pub oom: Option<OomEvent>,
     /// A process listing was pasted.
     pub procs: bool,
+    /// `ollama ps` was pasted.
+    pub ollama: bool,
+    pub evidence: Option<Evidence>,
     /// A "yes"/"no" arrived with nothing waiting for one.
     pub stray_answer: bool,
     /// The turn was about the thermal workflow (data, start time, a question).
     pub thermal: bool,
+    pub request: Option<Request>,
+    /// The owner's words, when the turn was words (questions are answered
+    /// from them).
+    pub words: Option<String>,
+    /// The owner said they cannot paste `free` now.
+    pub no_free_now: bool,
 }
 
-fn looks_like_config(text: &str) -> bool {
-    let t = text.trim_start();
-    t.starts_with('{') && (t.contains("\"hidden_size\"") || t.contains("\"num_hidden_layers\""))
+impl Absorbed {
+    /// Did the turn change the run the plan is for?
+    pub fn changed_run(&self) -> bool {
+        !self.updates.is_empty() || self.adopted
+    }
 }
 
 pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
@@ -84,7 +117,7 @@ pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
 
 /// Let the ladder decide what it waits for next; a newly proposed rung
 /// becomes the pending action.
-fn step_ladder(session: &mut Session, k: &Knowledge) {
+pub fn step_ladder(session: &mut Session, k: &Knowledge) {
     let shape = run_shape(session, k);
     let Some(ladder) = session.ladder.as_mut() else {
         return;
@@ -94,185 +127,170 @@ fn step_ladder(session: &mut Session, k: &Knowledge) {
     }
 }
 
-fn apply_approval(session: &mut Session, action: &Action, yes: bool, at: Timestamp) {
-    session.decisions.push(Decision {
-        action: action.clone(),
-        approved: yes,
-        at,
-    });
-    let Action::Rung(rung) = action else {
-        return;
-    };
-    if yes && *rung != Rung::Flush {
-        // The owner agreed to change the job; plan with the change from now on.
-        session.facts = changed_facts(&session.facts, *rung, at);
-    }
-    if let Some(ladder) = session.ladder.as_mut() {
-        if yes {
-            ladder.set(*rung, RungStatus::Applied);
-            ladder.awaiting = Awaiting::Result(*rung);
-        } else {
-            ladder.set(*rung, RungStatus::Declined);
-            ladder.awaiting = Awaiting::Nothing;
-        }
-    }
-}
-
 /// Fold one owner turn into the session.
 pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -> Absorbed {
-    let mut out = Absorbed::default();
-
-    // A short typed yes/no answers what is pending; pasted text never does.
-    if let Some(ans) = answer(text) {
-        if let Some(action) = session.pending.take() {
-            apply_approval(session, &action, ans == Answer::Yes, at);
-            step_ladder(session, k);
-            out.approval = Some((action, ans));
+    let mut out = Absorbed {
+        before: Some(session.facts.clone()),
+        ..Absorbed::default()
+    };
+    let reading = match classify(text) {
+        Ok(r) => r,
+        Err(problem) => {
+            out.problem = Some(problem);
             return out;
         }
-        if let Some(ladder) = session.ladder.as_mut()
-            && ladder.awaiting == Awaiting::DidFlush
-        {
-            if ans == Answer::Yes {
-                ladder.set(
-                    Rung::Flush,
-                    RungStatus::OwnerDid("yes, flushed between runs".into()),
-                );
-            }
-            ladder.awaiting = Awaiting::Nothing;
-            step_ladder(session, k);
-            out.oom = Some(OomEvent::DidFlush(ans == Answer::Yes));
-            return out;
-        }
-        out.stray_answer = true;
-        return out;
-    }
-
-    if looks_like_free(text) {
-        match parse_free(text) {
-            Ok(reading) => out.updates.push(session.facts.absorb_free(
+    };
+    match reading {
+        Reading::Free(reading) => {
+            out.updates.push(session.facts.absorb_free(
                 FreePaste {
                     raw: text.to_string(),
                     reading,
                 },
                 at,
-            )),
-            Err(e) => {
-                out.problem = Some(format!(
-                    "I could not read that as `free` output: {e}. {}",
-                    e.hint()
-                ))
-            }
+            ));
+            after_memory_paste(session, k);
         }
-        return out;
-    }
-    if looks_like_ps(text) && oom_report(text).is_none() {
-        match parse_ps(text) {
-            Ok(_) => {
-                session.procs = Some(Known {
-                    value: text.to_string(),
-                    words: "your pasted process listing".into(),
+        Reading::Meminfo(m) => {
+            out.updates.push(session.facts.absorb_free(
+                FreePaste {
+                    raw: text.to_string(),
+                    reading: from_meminfo(&m),
+                },
+                at,
+            ));
+            after_memory_paste(session, k);
+        }
+        Reading::Procs(_) => {
+            session.procs = Some(Known {
+                value: text.to_string(),
+                words: "your pasted process listing".into(),
+                at,
+            });
+            out.procs = true;
+            propose_stops(session, k);
+        }
+        Reading::OllamaPs(_) => {
+            session.ollama = Some(Known {
+                value: text.to_string(),
+                words: "your pasted `ollama ps`".into(),
+                at,
+            });
+            out.ollama = true;
+            propose_stops(session, k);
+        }
+        Reading::SmiTable(t) => out.evidence = Some(Evidence::SmiTable(t)),
+        Reading::ComputeApps(p) => out.evidence = Some(Evidence::ComputeApps(p)),
+        Reading::OomPaste(report) => {
+            open_or_result(session, &report, at, &mut out);
+            step_ladder(session, k);
+        }
+        Reading::ThermalCsv | Reading::TrainLog => {
+            session.data_sources.push(Known {
+                value: crate::dialogue::thermal_turn::Source::Paste(text.to_string()),
+                words: "your paste".into(),
+                at,
+            });
+            out.thermal = true;
+        }
+        Reading::Paths(paths) => {
+            for path in paths {
+                session.data_sources.push(Known {
+                    value: crate::dialogue::thermal_turn::Source::File(path.clone()),
+                    words: path,
                     at,
                 });
-                out.procs = true;
-                if let Some(action) = pool_report(session, k).and_then(|r| stop_action(&r))
-                    && session.declined(&action).is_none()
-                {
-                    session.pending = Some(action);
-                }
             }
-            Err(e) => {
-                out.problem = Some(format!(
-                    "I could not read that as a process listing: {e}. {}",
-                    e.hint()
-                ))
+            out.thermal = true;
+        }
+        Reading::ConfigJson(arch) => {
+            let label = session
+                .unknown_model
+                .take()
+                .map_or("your pasted config.json".to_string(), |n| {
+                    format!("{n} (your pasted config.json)")
+                });
+            out.updates
+                .extend(session.facts.absorb_config(*arch, label, at));
+        }
+        Reading::TrainerConfig(cfg) => {
+            for found in crate::dialogue::trainer::slots_of(&cfg, k) {
+                out.updates.extend(session.facts.absorb(&found, at));
             }
         }
-        return out;
+        Reading::Words => absorb_words(session, text, at, k, &mut out),
     }
-    let oom_in_text = oom_report(text).is_some();
-    if !oom_in_text && crate::dialogue::thermal_turn::absorb_thermal(session, text, at) {
-        out.thermal = true;
-        return out;
+    if out.updates.is_empty() && !out.adopted {
+        out.before = None;
     }
-    if looks_like_config(text) {
-        match parse_config(text) {
-            Ok(arch) => out.updates.extend(session.facts.absorb_config(
-                arch,
-                "your pasted config.json".into(),
-                at,
-            )),
-            Err(e) => {
-                out.problem = Some(format!(
-                    "I could not read that as a config.json: {e}. {}",
-                    e.hint()
-                ))
-            }
-        }
-        return out;
-    }
+    out
+}
 
-    // The OOM ladder: a report, a phase, a result, or a jump ahead.
+/// A fresh memory paste may be the evidence a finished ladder asked for.
+fn after_memory_paste(session: &mut Session, k: &Knowledge) {
+    if session.ladder.as_ref().is_some_and(Ladder::active) {
+        step_ladder(session, k);
+    }
+}
+
+/// After a pool paste: propose the stops the report recommends, unless the
+/// owner already declined them.
+fn propose_stops(session: &mut Session, k: &Knowledge) {
+    let stop = pool_report(session, k).and_then(|r| stop_action(&r));
+    if let Some(action) = stop.or_else(|| unload_action(session, k))
+        && session.declined(&action).is_none()
+    {
+        session.pending = Some(action);
+    }
+}
+
+/// An OOM report opens the ladder, or is the result of the step in flight.
+pub fn open_or_result(
+    session: &mut Session,
+    report: &crate::extract::oom::OomReport,
+    at: Timestamp,
+    out: &mut Absorbed,
+) {
     let waiting_result = session
         .ladder
         .as_ref()
         .is_some_and(|l| l.active() && matches!(l.awaiting, Awaiting::Result(_)));
-    if let Some(report) = oom_report(text) {
-        if waiting_result {
-            let ladder = session.ladder.as_mut().expect("checked above");
-            if let Some(rung) = record_result(ladder, StepResult::StillOom) {
-                out.oom = Some(OomEvent::Result(rung, StepResult::StillOom));
-            }
-        } else if !session.ladder.as_ref().is_some_and(Ladder::active) {
-            session.ladder = Some(Ladder::open(&report, at));
-            session.pending = None;
-            out.oom = Some(OomEvent::Opened);
+    if waiting_result {
+        let ladder = session.ladder.as_mut().expect("checked above");
+        if let Some(rung) = record_result(ladder, StepResult::StillOom) {
+            out.oom = Some(OomEvent::Result(rung, StepResult::StillOom));
         }
     } else if let Some(ladder) = session.ladder.as_mut().filter(|l| l.active()) {
-        if ladder.awaiting == Awaiting::Phase
-            && let Some(phase) = phase_answer(text)
-        {
-            ladder.phase = Some(phase);
+        // A new report while the ladder is open adds what it says.
+        if ladder.phase.is_none() && report.phase.is_some() {
+            ladder.phase = report.phase;
             out.oom = Some(OomEvent::PhaseSet);
-        } else if let Some(rung) = already_did(text) {
-            ladder.set(rung, RungStatus::OwnerDid(text.trim().to_string()));
-            // "Halved" with no number: the change is known, so plan with it.
-            let halved = text.to_ascii_lowercase().contains("halv");
-            if halved && matches!(rung, Rung::Batch | Rung::Packing) {
-                session.facts = changed_facts(&session.facts, rung, at);
-            }
-            let ladder = session.ladder.as_mut().expect("active ladder");
-            if let Some(Action::Rung(p)) = &session.pending
-                && *p == rung
-            {
-                session.pending = None;
-                ladder.awaiting = Awaiting::Nothing;
-            }
-            out.oom = Some(OomEvent::Jumped(rung));
-        } else if let Some(result) = step_result(text)
-            && let Some(rung) = record_result(ladder, result)
-        {
-            out.oom = Some(OomEvent::Result(rung, result));
+        } else {
+            out.oom = Some(OomEvent::Asked);
         }
+    } else {
+        session.ladder = Some(Ladder::open(report, at));
+        session.pending = None;
+        out.oom = Some(OomEvent::Opened);
     }
+}
 
-    for found in extract(text, k) {
-        match found.slot {
-            Slot::Solve(what) => out.solve = Some(what),
-            Slot::TensorParallel => out.tensor_parallel = true,
-            _ => out.updates.extend(session.facts.absorb(&found, at)),
+/// The owner's own account of a step they took before headroom proposed it.
+pub fn record_jump(session: &mut Session, rung: Rung, words: &str, at: Timestamp) {
+    let Some(ladder) = session.ladder.as_mut() else {
+        return;
+    };
+    ladder.set(rung, RungStatus::OwnerDid(words.trim().to_string()));
+    // "Halved" with no number: the change is known, so plan with it.
+    if words.to_ascii_lowercase().contains("halv") && matches!(rung, Rung::Batch | Rung::Packing) {
+        session.facts = changed_facts(&session.facts, rung, at);
+    }
+    if let Some(Action::Rung(p)) = &session.pending
+        && *p == rung
+    {
+        session.pending = None;
+        if let Some(ladder) = session.ladder.as_mut() {
+            ladder.awaiting = Awaiting::Nothing;
         }
     }
-    if session
-        .ladder
-        .as_ref()
-        .is_some_and(|l| l.awaiting == Awaiting::Facts)
-        && !out.updates.is_empty()
-    {
-        out.oom.get_or_insert(OomEvent::FactsGiven);
-    }
-    if out.oom.is_some() {
-        step_ladder(session, k);
-    }
-    out
 }

@@ -59,6 +59,11 @@ pub fn parse(line: &str) -> Option<SlashCommand> {
     }
     let mut parts = line.splitn(2, char::is_whitespace);
     let name = parts.next().unwrap_or("");
+    // `/home/owner/thermal.log` is a file, not a command: a command is one
+    // word after the slash.
+    if name[1..].contains(['/', '.', '~']) {
+        return None;
+    }
     let arg = parts
         .next()
         .map(str::trim)
@@ -116,7 +121,9 @@ pub fn status(session: &Session, now: Timestamp) -> Reply {
         );
     }
     let still = missing(&session.facts);
-    if still.is_empty() {
+    if still.is_empty() && session.facts.free.is_none() {
+        md.push_str("Not done: the plan is made against an idle Spark's nominal budget; paste `free -g` to confirm it.");
+    } else if still.is_empty() {
         md.push_str("Not done: nothing is missing for the plan.");
     } else {
         let names: Vec<&str> = still.iter().map(|s| s.key()).collect();
@@ -188,7 +195,7 @@ mod tests {
 
     #[test]
     fn suggests_the_nearest_command() {
-        assert!(unknown("/statsu").markdown.contains("`/status`"));
+        assert!(unknown("/statsu").text().contains("`/status`"));
     }
 
     #[test]

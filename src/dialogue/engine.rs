@@ -1,33 +1,44 @@
 //! One owner turn in, one Reply out. Pure: the clock comes in as `now`.
 //!
-//! The same `absorb` runs live and when the transcript is replayed at start,
-//! so what headroom remembers is always re-derived from the owner's raw words
-//! and pastes, never from a stored summary.
+//! `absorb` classifies the turn once and changes the state; then each
+//! workflow's handler adds its part of the reply (OOM ladder, pool,
+//! evidence, thermal, questions, what-if, plan). Every turn advances a
+//! workflow or says exactly what it needs: nothing typed is dropped.
 
 use crate::calc::setup::TENSOR_PARALLEL_REFUSAL;
-use crate::dialogue::absorb::OomEvent;
 pub use crate::dialogue::absorb::{Absorbed, absorb};
+use crate::dialogue::evidence::evidence_blocks;
 use crate::dialogue::facts::{SlotName, Update};
 use crate::dialogue::ladder::Action;
-use crate::dialogue::oom_turn::{applied, ladder_status, load_note, next_question};
+use crate::dialogue::oom_turn::{applied, next_question, oom_blocks};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
-use crate::dialogue::pool_turn::{pool_markdown, stop_instructions};
+use crate::dialogue::pool_turn::{pool_blocks, stop_instructions};
+use crate::dialogue::questions::answer_texts;
 use crate::dialogue::session::Session;
-use crate::dialogue::thermal_turn::{Files, NoFiles, thermal_reply};
+use crate::dialogue::thermal_turn::{Files, NoFiles, thermal_blocks};
+use crate::dialogue::whatif::{change_block, what_if_block};
 use crate::extract::approval::Answer;
-use crate::extract::oom::{Rung, StepResult};
+use crate::extract::intent::{Request, asks};
 use crate::knowledge::Knowledge;
-use crate::reply::{Reply, ReplyKind};
+use crate::reply::{Block, Reply, ReplyKind};
 use jiff::Timestamp;
-use std::fmt::Write;
 
 fn acknowledge(updates: &[Update]) -> String {
     let parts: Vec<String> = updates
         .iter()
         .map(|u| match (&u.previous, u.slot) {
+            (_, SlotName::Free) if u.words == "/proc/meminfo" => {
+                format!("your `/proc/meminfo` paste ({})", u.value)
+            }
             (_, SlotName::Free) => format!("your `free` output ({})", u.value),
-            (Some(prev), _) => format!("{} {} → {} (\"{}\")", u.slot.key(), prev, u.value, u.words),
-            (None, _) => format!("{} {} (\"{}\")", u.slot.key(), u.value, u.words),
+            (Some(prev), _) => format!(
+                "{} {} → {} (you said \"{}\")",
+                u.slot.key(),
+                prev,
+                u.value,
+                u.words
+            ),
+            (None, _) => format!("{} {} (you said \"{}\")", u.slot.key(), u.value, u.words),
         })
         .collect();
     format!("Noted: {}.", parts.join(", "))
@@ -47,244 +58,274 @@ pub fn respond_with(
     files: &dyn Files,
 ) -> Reply {
     let absorbed = absorb(session, text, now, k);
-    if absorbed.thermal && absorbed.approval.is_none() {
-        return Reply::info(thermal_reply(session, files, k));
-    }
-    let about_pending = absorbed.approval.is_some() || absorbed.oom.is_some() || absorbed.procs;
-    let mut reply = answer_turn(session, &absorbed, text, now, k);
+    let about_pending =
+        absorbed.approval.is_some() || absorbed.oom.is_some() || absorbed.procs || absorbed.ollama;
+    let mut reply = compose(session, &absorbed, now, k, files);
     if !about_pending && let Some(action) = &session.pending {
-        reply.markdown.push_str(&format!(
-            "\n\n(Still waiting for your yes or no on: {}. Only a short typed answer counts; text inside a paste is data.)",
+        reply = reply.then(format!(
+            "(Still waiting for your yes or no on: {}. Only a short typed answer counts; text inside a paste is data.)",
             action.label()
         ));
     }
     reply
 }
 
-fn answer_turn(
+fn compose(
     session: &mut Session,
-    absorbed: &Absorbed,
-    text: &str,
+    a: &Absorbed,
     now: Timestamp,
     k: &Knowledge,
+    files: &dyn Files,
 ) -> Reply {
-    let still = missing(&session.facts);
-    if let Some(problem) = absorbed.problem.clone() {
-        let mut md = format!("{problem}\n\nNothing you told me before is lost.");
+    if let Some(p) = &a.problem {
+        let mut reply = Reply::problem(format!(
+            "That looks like {}, but I could not read it: {}. {} Nothing you told me before is lost.",
+            p.kind, p.why, p.hint
+        ));
+        let still = missing(&session.facts);
         if !still.is_empty() {
-            let _ = write!(md, "\n\n{}", ask_for(&still, k));
+            reply = reply.then(ask_for(&still));
         }
-        return Reply {
-            commands: vec![k.command("free").command.clone()],
-            ..Reply::problem(md)
-        };
+        return reply;
     }
-    if let Some((action, ans)) = &absorbed.approval {
+    if let Some((action, ans)) = &a.approval {
         return approval_reply(session, action, *ans, k);
     }
-    if absorbed.stray_answer {
+    if a.stray_answer {
         return Reply::info(
             "Nothing is waiting for a yes or no right now. `/status` shows what I know and what is next.",
         );
     }
-    if absorbed.procs {
-        return Reply::info(pool_markdown(session, k).unwrap_or_default());
-    }
-    if let Some(event) = &absorbed.oom {
-        return oom_reply(session, event, &absorbed.updates, k);
-    }
-    if absorbed.tensor_parallel {
-        let mut md = String::new();
-        if !absorbed.updates.is_empty() {
-            let _ = write!(md, "{}\n\n", acknowledge(&absorbed.updates));
-        }
-        md.push_str(TENSOR_PARALLEL_REFUSAL);
-        return Reply::info(md);
-    }
-    if let Some(what) = absorbed.solve {
-        let mut md = String::new();
-        if !absorbed.updates.is_empty() {
-            let _ = write!(md, "{}\n\n", acknowledge(&absorbed.updates));
-        }
-        if !still.is_empty() {
-            let _ = write!(
-                md,
-                "To find the {} that fits I first need the rest of the plan.\n\n{}",
-                what.noun(),
-                ask_for(&still, k)
-            );
-            return Reply {
-                kind: ReplyKind::Ask,
-                ..Reply::info(md)
-            };
-        }
-        if let Some(mut reply) = plan_reply(session, now, Some(what), k) {
-            reply.markdown = format!("{md}{}", reply.markdown);
-            return reply;
-        }
-    }
-    if absorbed.updates.is_empty() {
-        let asks_for_plan = matches!(
-            text.trim()
-                .trim_end_matches(['?', '.', '!'])
-                .to_ascii_lowercase()
-                .as_str(),
-            "plan" | "the plan" | "show the plan" | "plan again" | "will it fit" | "does it fit"
+    if a.nothing_to_adopt {
+        return Reply::info(
+            "There is no what-if on the table to adopt. Ask one (\"what if batch 2?\") or change the run directly (\"batch 2\").",
         );
-        if asks_for_plan
-            && still.is_empty()
-            && let Some(reply) = plan_reply(session, now, None, k)
-        {
-            return reply;
+    }
+
+    let mut reply = Reply::of(ReplyKind::Info, Vec::new());
+    let oom = a.oom.is_some();
+    if !a.updates.is_empty() && !a.adopted {
+        reply.push(Block::Text(acknowledge(&a.updates)));
+    }
+    if a.updates.iter().any(|u| u.slot == SlotName::Free)
+        && let Some(note) = memory_note(session)
+    {
+        reply.push(Block::Text(note));
+    }
+    if let Some(event) = &a.oom {
+        reply.blocks.extend(oom_blocks(session, event, k));
+    }
+    if a.procs || a.ollama {
+        reply.blocks.extend(pool_blocks(session, k));
+    }
+    if let Some(e) = &a.evidence {
+        reply.blocks.extend(evidence_blocks(e, k));
+    }
+    if a.tensor_parallel {
+        reply.push(Block::Text(TENSOR_PARALLEL_REFUSAL.into()));
+    }
+    if let Some(name) = &a.unknown_model {
+        reply.push(Block::Text(format!(
+            "\"{name}\" is not in my model catalog (`headroom models` lists it), so I cannot plan it from its name, and I will not guess its shapes. Paste its `config.json` (the file beside the safetensors on its Hugging Face page) or tell me its parameter count (\"params 34b\"); the run stays as it was until then."
+        )));
+    }
+    if !a.what_if.is_empty() {
+        match what_if_block(&session.facts, &a.what_if, k) {
+            Some(b) => reply.push(b),
+            None => {
+                let still = missing(&session.facts);
+                reply.push(Block::Text(format!(
+                    "I kept that as a what-if (nothing changed). To plan it beside your run I first need the run itself. {}",
+                    ask_for(&still)
+                )));
+            }
         }
-        return nothing_understood(session, &still, k);
+        if let Some(note) = method_what_if_note(session, a, k) {
+            reply.push(Block::Text(note));
+        }
     }
-    let ack = acknowledge(&absorbed.updates);
-    if still.is_empty() {
-        let mut reply = plan_reply(session, now, None, k)
-            .unwrap_or_else(|| Reply::problem("That model is not in the catalog any more; name it again or give its parameter count."));
-        reply.markdown = format!("{ack}\n\n{}", reply.markdown);
-        return reply;
+    if let Some(words) = &a.words
+        && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
+    {
+        for text in answer_texts(words, k) {
+            reply.push(Block::Text(text));
+        }
     }
-    Reply {
-        kind: ReplyKind::Ask,
-        markdown: format!("{ack}\n\n{}", ask_for(&still, k)),
-        commands: if still.contains(&SlotName::Free) {
-            vec![k.command("free").command.clone()]
-        } else {
-            Vec::new()
-        },
-        verdict: None,
-        facts: serde_json::Value::Null,
+    if let Some(words) = &a.words
+        && words.to_ascii_lowercase().contains("gradient_accumulation")
+        && let Some(text) = crate::dialogue::questions::by_topic("grad_accum", k)
+        && !reply.blocks.iter().any(|b| b == &Block::Text(text.clone()))
+    {
+        reply.push(Block::Text(text));
     }
+    if a.thermal {
+        reply.blocks.extend(thermal_blocks(session, files, k));
+    }
+    if a.no_free_now && session.facts.free.is_none() {
+        reply.push(Block::Text(
+            "Understood: without `free -g` I plan against an idle Spark's nominal budget and say so. If anything else is loaded (vLLM, Ollama, another job), that budget is too high; paste `free -g` when you can and I will redo the verdict with yours.".into(),
+        ));
+    }
+
+    let wants_plan = a.changed_run()
+        || a.solve.is_some()
+        || a.adopted
+        || matches!(a.request, Some(Request::FullPlan | Request::NextStep));
+    if wants_plan && !oom {
+        plan_part(session, a, now, k, &mut reply);
+    }
+    if reply.blocks.is_empty() {
+        return not_understood(session, a);
+    }
+    reply
+}
+
+/// The plan, a short "old → new" after a correction, or what it still needs.
+fn plan_part(
+    session: &mut Session,
+    a: &Absorbed,
+    now: Timestamp,
+    k: &Knowledge,
+    reply: &mut Reply,
+) {
+    let still = missing(&session.facts);
+    if !still.is_empty() {
+        let lead = match a.solve {
+            Some(what) => format!(
+                "To find the {} that fits I first need the rest of the plan. ",
+                what.noun()
+            ),
+            None => String::new(),
+        };
+        reply.push(Block::Text(format!("{lead}{}", ask_for(&still))));
+        reply.kind = ReplyKind::Ask;
+        return;
+    }
+    let short = a.solve.is_none()
+        && a.request != Some(Request::FullPlan)
+        && session.last_plan.is_some()
+        && a.before.is_some();
+    if short
+        && let Some(before) = &a.before
+        && let Some(block) = change_block(before, &session.facts, k)
+    {
+        if a.adopted {
+            reply.push(Block::Text("Adopted: the what-if is now your run.".into()));
+        }
+        reply.push(block);
+        if let Some(full) = plan_reply(session, now, None, k) {
+            // Record the new plan (verdict and facts) without reprinting it.
+            reply.verdict = full.verdict;
+            reply.kind = ReplyKind::Plan;
+            if let Some(plan) = full.plan() {
+                reply.record = Some(Box::new(plan.clone()));
+            }
+        }
+        return;
+    }
+    if let Some(full) = plan_reply(session, now, a.solve, k) {
+        reply.blocks.extend(full.blocks);
+        reply.verdict = full.verdict;
+        reply.kind = ReplyKind::Plan;
+    } else {
+        reply.push(Block::Text(
+            "That model is not in the catalog any more; name it again or give its parameter count."
+                .into(),
+        ));
+    }
+}
+
+/// What a memory paste says beyond `available`: the page cache a flush
+/// would return (buff/cache in `free`, Buffers + Cached in /proc/meminfo).
+fn memory_note(session: &Session) -> Option<String> {
+    use crate::calc::units::show_centi;
+    let r = &session.facts.free.as_ref()?.value.reading;
+    let cache = r.buff_cache_bytes?;
+    let gb = |b: f64| show_centi((b / 1e7).floor() as u64);
+    Some(format!(
+        "From your paste: available {} GB is the budget (the kernel counts page cache it can reclaim); free right now, without reclaim, is about {} GB; page cache (buff/cache) {} GB is what a flush (OOM ladder step 1, needs root) would return. On GB10 `nvidia-smi` shows no memory and CUDA's free figure leaves the page cache out, so neither is the budget.",
+        gb(r.available_bytes),
+        gb(r.free_bytes),
+        gb(cache)
+    ))
+}
+
+/// A what-if from QLoRA to bf16 LoRA is ladder step 3: say when it cannot help.
+fn method_what_if_note(session: &Session, a: &Absorbed, k: &Knowledge) -> Option<String> {
+    use crate::calc::setup::Method;
+    use crate::extract::slots::Slot;
+    let to_lora = a
+        .what_if
+        .iter()
+        .any(|f| f.slot == Slot::Method(Method::Lora));
+    let from_qlora = session
+        .facts
+        .method
+        .as_ref()
+        .is_some_and(|m| m.value == Method::Qlora);
+    if !(to_lora && from_qlora) {
+        return None;
+    }
+    let after = crate::dialogue::whatif::hypothetical(&session.facts, &a.what_if);
+    let (plan, _) = crate::dialogue::plan_turn::build_plan(&after, k)?;
+    (plan.estimate.total_centi_gb > plan.budget.centi_gb).then(|| {
+        format!(
+            "QLoRA → bf16 LoRA is step 3 of the OOM ladder, but here it cannot help: bf16 LoRA of this model needs {} GB, over the {} GB budget, because the base weights take 2 B per parameter instead of about 0.5. Your run stays QLoRA.",
+            crate::calc::units::show_centi(plan.estimate.total_centi_gb),
+            crate::calc::units::show_centi(plan.budget.centi_gb)
+        )
+    })
 }
 
 fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge) -> Reply {
-    let mut md = String::new();
-    let mut commands = Vec::new();
     match (action, ans) {
         (Action::Rung(rung), Answer::Yes) => {
-            let (text, cmds) = applied(*rung, &session.facts, k);
-            md.push_str(&text);
-            commands = cmds;
+            let (text, commands) = applied(*rung, &session.facts, k);
+            Reply {
+                commands,
+                ..Reply::info(text)
+            }
         }
         (Action::Rung(rung), Answer::No) => {
-            let _ = write!(
-                md,
+            let mut reply = Reply::info(format!(
                 "Noted: you declined {}. I won't suggest it again unless you ask.",
                 rung.label()
-            );
+            ));
             let next = next_question(session, k);
             if !next.is_empty() {
-                let _ = write!(md, " What else can be done:\n\n{next}");
+                reply = reply.then(format!("What else can be done: {next}"));
+            }
+            reply
+        }
+        (Action::Stop(_) | Action::Unload(_), Answer::Yes) => {
+            let (text, commands) = stop_instructions(action, k);
+            Reply {
+                commands,
+                ..Reply::info(text)
             }
         }
-        (Action::Stop(list), Answer::Yes) => {
-            let (text, cmds) = stop_instructions(list, k);
-            md.push_str(&text);
-            commands = cmds;
-        }
-        (Action::Stop(_), Answer::No) => {
-            let _ = write!(
-                md,
-                "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
-                action.label()
-            );
-        }
-    }
-    Reply {
-        commands,
-        ..Reply::info(md)
+        (Action::Stop(_) | Action::Unload(_), Answer::No) => Reply::info(format!(
+            "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
+            action.label()
+        )),
     }
 }
 
-fn oom_reply(session: &Session, event: &OomEvent, updates: &[Update], k: &Knowledge) -> Reply {
-    let Some(ladder) = &session.ladder else {
-        return Reply::info(String::new());
-    };
-    let mut md = String::new();
-    match event {
-        OomEvent::Opened => {
-            let _ = write!(md, "OOM noted: `{}`", ladder.evidence);
-            if let Some(phase) = ladder.phase {
-                let _ = write!(md, " ({}", phase.label());
-                if let Some(step) = ladder.at_step {
-                    let _ = write!(md, ", at step {step}");
-                }
-                md.push(')');
-            }
-            if let Some(t) = &ladder.tried_to_allocate {
-                let _ = write!(md, "; it tried to allocate {t}");
-            }
-            md.push_str(". I work the OOM ladder in order, never skipping ahead, and each step's result comes before the next: (1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA.");
-        }
-        OomEvent::PhaseSet => {
-            let _ = write!(md, "Noted: {}.", ladder.phase.map_or("", |p| p.label()));
-        }
-        OomEvent::Result(rung, StepResult::StillOom) => {
-            let _ = write!(md, "{}: done, the OOM persists.", capitalised(rung.label()));
-        }
-        OomEvent::Result(rung, StepResult::Fixed) => {
-            let _ = write!(
-                md,
-                "{}: done, and the OOM is gone. The ladder is closed; tell me if it comes back.",
-                capitalised(rung.label())
-            );
-        }
-        OomEvent::Jumped(rung) => {
-            let _ = write!(md, "Noted: you already did {}.", rung.label());
-        }
-        OomEvent::DidFlush(true) => {
-            md.push_str("Noted: you flushed the page cache between runs (step 1).")
-        }
-        OomEvent::DidFlush(false) => {
-            md.push_str("Noted: the page cache was not flushed, so step 1 comes first.")
-        }
-        OomEvent::FactsGiven => {
-            if !updates.is_empty() {
-                md.push_str(&acknowledge(updates));
-            }
-        }
-    }
-    if let Some(note) = load_note(session, k)
-        && matches!(event, OomEvent::Opened | OomEvent::PhaseSet)
-    {
-        let _ = write!(md, "\n\n{note}");
-    }
-    let next = next_question(session, k);
-    if !next.is_empty() {
-        let _ = write!(md, "\n\n{next}");
-    }
-    let _ = write!(md, "\n\n{}", ladder_status(ladder).trim_end());
-    let _ = Rung::Flush;
-    Reply::info(md)
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
-fn nothing_understood(session: &Session, still: &[SlotName], k: &Knowledge) -> Reply {
-    let mut md = String::from(
-        "I did not find anything about the run in that. I plan memory for a training run on this Spark from the model, method, dtype, batch size, packing length and your `free -g` output.",
-    );
+/// Words that matched nothing: say what was read and what was not, and
+/// what would move things on.
+fn not_understood(session: &Session, a: &Absorbed) -> Reply {
+    let said = a.words.as_deref().unwrap_or("").trim();
+    let quoted: String = said.chars().take(120).collect();
+    let mut reply = Reply::info(format!(
+        "I read \"{quoted}\" but found no run setting, question I can answer, or OOM/thermal report in it."
+    ));
+    let still = missing(&session.facts);
     if still.is_empty() {
-        md.push_str(
-            " I already have all of them: change any (\"batch 2\", \"packing 1024\") or paste a fresh `free -g` and I will redo the plan. `/status` shows what I know.",
+        reply = reply.then(
+            "Your run is complete: change any setting (\"batch 2\", \"packing 1024\"), ask \"what if …\", say \"full plan\", paste a fresh `free -g`, or ask what I can do. `/status` shows what I know.",
         );
     } else {
-        let _ = write!(md, "\n\n{}", ask_for(still, k));
+        reply = reply.then(ask_for(&still));
     }
-    let _ = session;
-    Reply {
-        commands: if still.contains(&SlotName::Free) {
-            vec![k.command("free").command.clone()]
-        } else {
-            Vec::new()
-        },
-        ..Reply::info(md)
-    }
+    reply.then("Or ask what I can do.")
 }

@@ -75,45 +75,11 @@ impl SlotName {
     ];
 
     pub fn key(self) -> &'static str {
-        match self {
-            SlotName::Model => "model",
-            SlotName::Method => "method",
-            SlotName::Dtype => "dtype",
-            SlotName::Batch => "batch",
-            SlotName::Pack => "pack",
-            SlotName::Free => "free",
-            SlotName::Optimizer => "optimizer",
-            SlotName::Checkpointing => "checkpointing",
-            SlotName::Rank => "rank",
-            SlotName::Targets => "targets",
-            SlotName::Dropout => "dropout",
-            SlotName::Precision => "precision",
-            SlotName::Attention => "attention",
-            SlotName::Loss => "loss",
-            SlotName::Nodes => "nodes",
-            SlotName::Sharding => "sharding",
-            SlotName::Offload => "offload",
-        }
+        crate::dialogue::slot_table::def(self).key
     }
 
     pub fn parse(word: &str) -> Option<SlotName> {
-        let w = word.trim().to_ascii_lowercase();
-        let w = match w.as_str() {
-            "params" | "size" | "parameters" => "model",
-            "batch_size" | "bs" => "batch",
-            "packing" | "seq" | "max_seq_length" => "pack",
-            "free-g" | "free -g" | "memory" => "free",
-            "optim" => "optimizer",
-            "grad-checkpointing" | "gradient_checkpointing" | "ckpt" => "checkpointing",
-            "lora_rank" | "r" => "rank",
-            "target_modules" | "lora_targets" => "targets",
-            "lora_dropout" => "dropout",
-            "attn" | "attn_implementation" => "attention",
-            "fused-loss" | "fused_loss" => "loss",
-            "sparks" => "nodes",
-            other => other,
-        };
-        SlotName::ALL.into_iter().find(|s| s.key() == w)
+        crate::dialogue::slot_table::parse(word)
     }
 }
 
@@ -257,7 +223,7 @@ impl Facts {
             }),
             Slot::Offload(on) => set(&mut self.offload, *on, w, at, SlotName::Offload, on_off),
             // Questions and refusals are handled by the engine, not kept.
-            Slot::Solve(_) | Slot::TensorParallel => None,
+            Slot::Solve(_) | Slot::TensorParallel | Slot::UnknownModel(_) => None,
         }
     }
 
@@ -275,6 +241,7 @@ impl Facts {
 
     pub fn absorb_free(&mut self, paste: FreePaste, at: Timestamp) -> Update {
         let value = format!("available {}", paste.reading.available_text);
+        let flag = paste.reading.unit.flag();
         self.free = Some(Known {
             value: paste,
             words: "your pasted free output".into(),
@@ -283,7 +250,7 @@ impl Facts {
         Update {
             slot: SlotName::Free,
             value,
-            words: "pasted free output".into(),
+            words: flag.to_string(),
             previous: None,
         }
     }

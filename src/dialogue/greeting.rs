@@ -19,7 +19,7 @@ pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
     {
         return format!(
             "headroom plans memory for a training run on this DGX Spark, works an OOM in the right order, tells whether a slowdown is thermal throttling, and checks who shares the memory pool. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
-            ask_for(&still, k)
+            ask_for(&still)
         );
     }
     let mut md = String::from("Welcome back. From earlier sessions I remember:\n\n");
@@ -39,7 +39,9 @@ pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
         let _ = writeln!(
             md,
             "- run start: {} (\"{}\"), {}",
-            crate::render::chart::datetime(s.value),
+            jiff::Timestamp::from_second(s.value as i64)
+                .map(|t| t.strftime("%Y-%m-%d %H:%M:%S").to_string())
+                .unwrap_or_default(),
             s.words,
             age(s.at, now)
         );
@@ -51,7 +53,7 @@ pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
     } else {
         let names: Vec<&str> = still.iter().map(|s| s.key()).collect();
         let _ = writeln!(md, "Not done: the plan still needs {}.", names.join(", "));
-        let _ = write!(md, "\n{}\n", ask_for(&still, k));
+        let _ = write!(md, "\n{}\n", ask_for(&still));
     }
     if let Some(ladder) = &session.ladder {
         let _ = write!(md, "\n{}", crate::dialogue::oom_turn::ladder_status(ladder));

@@ -97,6 +97,8 @@ pub enum Action {
     Rung(Rung),
     /// Stop these processes (pid, kind) before the run.
     Stop(Vec<(u64, ProcessKind)>),
+    /// Unload Ollama models (`ollama stop MODEL`), keeping the server.
+    Unload(Vec<String>),
 }
 
 impl Action {
@@ -109,6 +111,10 @@ impl Action {
                     .map(|(pid, kind)| format!("{} (pid {pid})", kind.label()))
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            Action::Unload(models) => format!(
+                "unload {} from Ollama (the server keeps running)",
+                models.join(", ")
             ),
         }
     }

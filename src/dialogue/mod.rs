@@ -3,11 +3,17 @@
 pub mod absorb;
 pub mod commands;
 pub mod engine;
+pub mod evidence;
 pub mod facts;
 pub mod greeting;
 pub mod ladder;
 pub mod oom_turn;
 pub mod plan_turn;
 pub mod pool_turn;
+pub mod questions;
 pub mod session;
+pub mod slot_table;
 pub mod thermal_turn;
+pub mod trainer;
+pub mod whatif;
+pub mod words;

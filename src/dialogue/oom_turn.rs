@@ -4,12 +4,14 @@
 
 use crate::calc::setup::Method;
 use crate::calc::units::show_centi;
+use crate::dialogue::absorb::OomEvent;
 use crate::dialogue::facts::{Facts, Known, ModelChoice};
 use crate::dialogue::ladder::{Awaiting, Ladder, RungStatus};
 use crate::dialogue::plan_turn::{ask_for, build_plan, missing};
 use crate::dialogue::session::{Session, when};
 use crate::extract::oom::{Phase, Rung, StepResult};
 use crate::knowledge::Knowledge;
+use crate::reply::Block;
 use std::fmt::Write;
 
 fn total(facts: &Facts, k: &Knowledge) -> Option<(u64, u64, String)> {
@@ -211,7 +213,7 @@ pub fn next_question(session: &Session, k: &Knowledge) -> String {
                 .collect();
             format!(
                 "To give figures for each step I need what the job was running. {}",
-                ask_for(&need, k)
+                ask_for(&need)
             )
         }
         Awaiting::DidFlush => {
@@ -327,4 +329,129 @@ pub fn after_ladder(session: &Session, k: &Knowledge) -> String {
         );
     }
     md
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The plan's own figure for the run as it is, for context on the ladder.
+fn plan_line(session: &Session, k: &Knowledge) -> Option<String> {
+    let (plan, _) = build_plan(&session.facts, k)?;
+    Some(format!(
+        "For context, the estimator's figure for this run as planned: peak {} GB ({}) against the {} GB budget{}: {}.",
+        show_centi(plan.estimate.total_centi_gb),
+        match plan.estimate.binding {
+            crate::calc::estimate::Peak::Step => "the training step binds",
+            crate::calc::estimate::Peak::Load => "loading binds",
+        },
+        show_centi(plan.budget.centi_gb),
+        if plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal {
+            " (an idle Spark's, no `free -g` yet)"
+        } else {
+            ""
+        },
+        plan.judgement.verdict.label()
+    ))
+}
+
+/// Does the run fit by the plan's own figures? Then an OOM points at the
+/// pool (another process, page cache), not at the run.
+fn plan_fits(session: &Session, k: &Knowledge) -> bool {
+    build_plan(&session.facts, k)
+        .is_some_and(|(p, _)| p.judgement.verdict == crate::calc::verdict::Verdict::Fits)
+}
+
+/// The pool suspicion: ask for the evidence before anything drastic.
+fn pool_suspicion(k: &Knowledge) -> String {
+    format!(
+        "By the plan's own figures this run fits, so before anything drastic (a smaller model) suspect the pool: something else may hold memory, or page cache may not have been returned. Paste what `{}` and `{}` print on the Spark now.",
+        k.command("free").command,
+        k.command("procs").command
+    )
+}
+
+/// What the ladder says for this turn's event, then what it needs next.
+pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Block> {
+    let Some(ladder) = &session.ladder else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut push = |t: String| {
+        if !t.is_empty() {
+            out.push(Block::Text(t))
+        }
+    };
+    match event {
+        OomEvent::Opened => {
+            let mut md = format!("OOM noted: \"{}\"", ladder.evidence);
+            if let Some(phase) = ladder.phase {
+                let _ = write!(md, " ({}", phase.label());
+                if let Some(step) = ladder.at_step {
+                    let _ = write!(md, ", at step {step}");
+                }
+                md.push(')');
+            }
+            if let Some(t) = &ladder.tried_to_allocate {
+                let _ = write!(md, "; it tried to allocate {t}");
+            }
+            md.push_str(". I work the OOM ladder in order, never skipping ahead, and each step's result comes before the next: (1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA.");
+            push(md);
+            push(plan_line(session, k).unwrap_or_default());
+        }
+        OomEvent::PhaseSet => push(format!(
+            "Noted: {}.",
+            ladder.phase.map_or("", |p| p.label())
+        )),
+        OomEvent::Result(rung, StepResult::StillOom) => {
+            push(format!(
+                "{}: done, the OOM persists.",
+                capitalised(rung.label())
+            ));
+            let mid_load = ladder.phase == Some(Phase::MidLoad);
+            if mid_load && *rung == Rung::Flush {
+                push("It dies while loading, and shorter packing or a smaller batch does not change what loading needs: the load-time peak is the weights plus the shard in flight, before any batch exists. Step 2 is still the next rung in order, but expect it to help only if the OOM moves past loading.".into());
+            }
+            if plan_fits(session, k) {
+                push(pool_suspicion(k));
+            }
+        }
+        OomEvent::Result(rung, StepResult::Fixed) => push(format!(
+            "{}: done, and the OOM is gone. The ladder is closed; tell me if it comes back.",
+            capitalised(rung.label())
+        )),
+        OomEvent::Jumped(rung) => push(format!("Noted: you already did {}.", rung.label())),
+        OomEvent::DidFlush(true) => {
+            push("Noted: you flushed the page cache between runs (step 1).".into())
+        }
+        OomEvent::DidFlush(false) => {
+            push("Noted: the page cache was not flushed, so step 1 comes first.".into())
+        }
+        OomEvent::FactsGiven | OomEvent::Asked => {}
+    }
+    if matches!(event, OomEvent::Opened | OomEvent::PhaseSet)
+        && let Some(note) = load_note(session, k)
+    {
+        push(note);
+        if session
+            .facts
+            .method
+            .as_ref()
+            .is_some_and(|m| m.value == Method::Qlora)
+        {
+            push(DEQUANT.to_string());
+        }
+    }
+    let next = next_question(session, k);
+    let exhausted_but_fits = ladder.awaiting == Awaiting::Exhausted && plan_fits(session, k);
+    if exhausted_but_fits {
+        push(pool_suspicion(k));
+    } else {
+        push(next);
+    }
+    push(ladder_status(ladder).trim_end().to_string());
+    out
 }

@@ -9,13 +9,13 @@ use crate::calc::solve::{SolveFor, solve};
 use crate::dialogue::facts::{Facts, Known, ModelChoice, SlotName, show_model};
 use crate::dialogue::session::{PlanRecord, Session, age, hours_between, when};
 use crate::knowledge::Knowledge;
-use crate::render::plan_json::plan_json;
-use crate::render::plan_md::render_plan;
-use crate::reply::{InputLine, Reply, ReplyKind};
+use crate::reply::{Block, InputLine, PlanView, Reply, ReplyKind};
 use jiff::Timestamp;
 use std::fmt::Write;
 
-/// The inputs the seed asks for, in its order, that are not known yet.
+/// The inputs a plan cannot be made without, in the seed's order. `free`
+/// is not among them: without it the plan uses an idle Spark's nominal
+/// budget and says so.
 pub fn missing(facts: &Facts) -> Vec<SlotName> {
     let mut out = Vec::new();
     if facts.model.is_none() {
@@ -37,37 +37,25 @@ pub fn missing(facts: &Facts) -> Vec<SlotName> {
     if facts.pack.is_none() {
         out.push(SlotName::Pack);
     }
-    if facts.free.is_none() {
-        out.push(SlotName::Free);
-    }
     out
 }
 
-fn ask_line(slot: SlotName, k: &Knowledge) -> String {
-    match slot {
-        SlotName::Model => {
-            "the model: a catalog name (\"Llama 3.1 70B\", \"Qwen2.5 7B\") or its parameter count (\"params 8b\")".into()
-        }
-        SlotName::Method => "the method: full fine-tune, LoRA or QLoRA".into(),
-        SlotName::Dtype => "the dtype: bf16, fp16 or fp32".into(),
-        SlotName::Batch => "the batch size (\"batch 1\", \"per_device_train_batch_size=2\")".into(),
-        SlotName::Pack => {
-            "the packing length (\"packing 2048\", \"max_seq_length=4096\")".into()
-        }
-        SlotName::Free => format!(
-            "the memory the box has now: run `{}` on the Spark and paste all three lines it prints",
-            k.command("free").command
-        ),
-        other => other.key().into(),
-    }
+fn ask_line(slot: SlotName) -> &'static str {
+    crate::dialogue::slot_table::def(slot).ask
 }
 
-/// One message asking for everything still missing.
-pub fn ask_for(missing: &[SlotName], k: &Knowledge) -> String {
+/// One message asking for everything still missing (and `free -g`, which
+/// makes the verdict yours rather than an idle Spark's).
+pub fn ask_for(missing: &[SlotName]) -> String {
     let mut md = String::from("To plan this run I still need:\n\n");
     for slot in missing {
-        let _ = writeln!(md, "- {}", ask_line(*slot, k));
+        let _ = writeln!(md, "- {}", ask_line(*slot));
     }
+    let _ = writeln!(
+        md,
+        "- and, to confirm the verdict, {}",
+        ask_line(SlotName::Free)
+    );
     md.push_str("\nSay them in any order, in one message or several.");
     md
 }
@@ -240,6 +228,16 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
     let (input, assumptions) = complete(model, method, &choices);
     let free = facts.free.as_ref().map(|f| &f.value.reading);
     let mut plan = make_plan(input, free, assumptions, k);
+    let arch = &plan.input.model.arch;
+    if arch.experts > 0 {
+        plan.notes.push(format!(
+            "{} is a mixture of experts: all {} experts of each layer stay resident in memory though each token runs through {}, so the weights and everything sized by them are planned on all {} parameters, not the active ones.",
+            plan.input.model.display,
+            arch.experts,
+            arch.experts_per_token,
+            crate::calc::units::grouped(plan.input.model.params)
+        ));
+    }
     if facts.offload.as_ref().is_some_and(|o| o.value) {
         plan.notes.push(
             "You offload to CPU memory: on a Spark that is the same pool, so offloading adds no capacity; the plan counts every offloaded byte against the same budget."
@@ -259,23 +257,33 @@ pub fn plan_reply(
     if let Some(what) = solve_for {
         plan.solution = Some(solve(&plan.input, what, &plan.budget, k));
     }
-    let mut md = String::new();
+    let mut blocks = Vec::new();
     if let Some(stale) = stale_free(&session.facts, now, k) {
-        let _ = writeln!(md, "{stale}\n");
+        blocks.push(Block::Text(stale));
     }
-    md.push_str(&render_plan(&plan, &lines));
+    let nominal = plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal;
+    let verdict = plan.judgement.verdict;
+    let (total, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
+    let title = format!("{} {}", plan.input.model.display, plan.input.method.label());
+    blocks.push(Block::Plan(Box::new(PlanView {
+        plan,
+        inputs: lines,
+    })));
+    if nominal {
+        blocks.push(Block::Text(format!(
+            "This verdict is provisional: it assumes an idle Spark. Run `{}` on the Spark and paste all three lines it prints to confirm it with your own memory.",
+            k.command("free").command
+        )));
+    }
     session.last_plan = Some(PlanRecord {
         at: now,
-        title: format!("{} {}", plan.input.model.display, plan.input.method.label()),
-        verdict: plan.judgement.verdict,
-        total_centi_gb: plan.estimate.total_centi_gb,
-        budget_centi_gb: plan.budget.centi_gb,
+        title,
+        verdict,
+        total_centi_gb: total,
+        budget_centi_gb: budget,
     });
     Some(Reply {
-        kind: ReplyKind::Plan,
-        markdown: md,
-        commands: Vec::new(),
-        verdict: Some(plan.judgement.verdict),
-        facts: plan_json(&plan),
+        verdict: Some(verdict),
+        ..Reply::of(ReplyKind::Plan, blocks)
     })
 }

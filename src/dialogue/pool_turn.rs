@@ -1,27 +1,55 @@
-//! The shared-pool workflow in the dialogue: read the pasted listing, judge
-//! each process by its cap against the run's need, and ask before
-//! recommending any stop.
+//! The shared-pool workflow in the dialogue: a pasted process listing or
+//! `ollama ps`, each judged by its cap against the run's need, and a stop or
+//! unload proposed only for the owner's yes.
 
+use crate::calc::budget::{from_free, nominal};
 use crate::calc::pool::{PoolReport, Recommendation, assess};
+use crate::calc::units::show_centi;
 use crate::dialogue::ladder::Action;
 use crate::dialogue::plan_turn::build_plan;
 use crate::dialogue::session::{Session, when};
+use crate::extract::ollama_ps::{OllamaModel, parse_ollama_ps};
 use crate::extract::ps::{ProcessKind, parse_ps};
 use crate::knowledge::Knowledge;
-use crate::render::procs::procs_markdown;
-use std::fmt::Write;
+use crate::reply::{Block, PoolView};
+
+/// The run's binding peak and where it comes from ("your run needs X GB").
+fn need(session: &Session, k: &Knowledge) -> Option<(u64, String)> {
+    let (plan, _) = build_plan(&session.facts, k)?;
+    let i = &plan.input;
+    Some((
+        plan.estimate.total_centi_gb,
+        format!(
+            "the plan's binding peak for {} {}, {}, batch {}, pack {}, {}, checkpointing {}: the settings you gave plus the defaults the plan states",
+            i.model.display,
+            i.method.label(),
+            i.dtype.key(),
+            i.batch,
+            i.pack,
+            i.optimizer.key(),
+            if i.grad_checkpointing { "on" } else { "off" }
+        ),
+    ))
+}
 
 /// The pool report for the listing the owner pasted, re-read from its raw
 /// text, against the current plan's need.
 pub fn pool_report(session: &Session, k: &Knowledge) -> Option<PoolReport> {
     let raw = &session.procs.as_ref()?.value;
     let processes = parse_ps(raw).ok()?;
-    let need =
-        build_plan(&session.facts, k).map(|(plan, _)| plan.estimate.total_centi_gb as f64 * 1e7);
+    let need = need(session, k).map(|(centi, _)| centi as f64 * 1e7);
     Some(assess(&processes, need, k))
 }
 
-/// The stops the report recommends, as one action to approve.
+fn ollama_models(session: &Session) -> Vec<OllamaModel> {
+    session
+        .ollama
+        .as_ref()
+        .and_then(|o| parse_ollama_ps(&o.value).ok())
+        .unwrap_or_default()
+}
+
+/// The stops (or unloads) the pool calls for, as one action to approve.
 pub fn stop_action(report: &PoolReport) -> Option<Action> {
     let list: Vec<(u64, ProcessKind)> = report
         .processes
@@ -32,52 +60,174 @@ pub fn stop_action(report: &PoolReport) -> Option<Action> {
     (!list.is_empty()).then_some(Action::Stop(list))
 }
 
-pub fn pool_markdown(session: &Session, k: &Knowledge) -> Option<String> {
-    let report = pool_report(session, k)?;
-    let source = if report.need_centi_gb.is_some() {
-        "the plan's binding peak"
-    } else {
-        "unknown"
-    };
-    let mut md = procs_markdown(&report, source);
-    match &session.pending {
-        Some(action @ Action::Stop(_)) => {
-            let _ = write!(
-                md,
-                "\n\nShall I tell you how to {}? That stops work that is running, so it is your call: reply yes or no.",
-                action.label()
-            );
-        }
-        _ => {
-            if let Some(action) = stop_action(&report)
-                && let Some(d) = session.declined(&action)
-            {
-                let _ = write!(
-                    md,
-                    "\n\nYou declined to {} on {}; I won't suggest it again unless you ask. Without it: shrink the run (shorter packing, then a smaller batch) until it fits beside them, or restart vLLM with a lower `--gpu-memory-utilization`.",
-                    action.label(),
-                    when(d.at)
-                );
-            }
-        }
+/// The unload to propose when the run does not fit beside Ollama's models.
+pub fn unload_action(session: &Session, k: &Knowledge) -> Option<Action> {
+    let models = ollama_models(session);
+    if models.is_empty() {
+        return None;
     }
-    Some(md)
+    let held: u64 = models.iter().map(|m| m.size_bytes).sum();
+    let (need, _) = need(session, k)?;
+    let left = match &session.facts.free {
+        Some(f) => from_free(&f.value.reading, k).centi_gb,
+        None => nominal(k)
+            .centi_gb
+            .saturating_sub(held.div_ceil(10_000_000)),
+    };
+    (need > left).then(|| Action::Unload(models.into_iter().map(|m| m.name).collect()))
 }
 
-/// What to run for each approved stop, from knowledge/commands.md.
-pub fn stop_instructions(list: &[(u64, ProcessKind)], k: &Knowledge) -> (String, Vec<String>) {
-    let mut md = String::from("Approved. To stop them (headroom runs nothing itself):\n\n");
+/// Ollama's loaded models against the run: what is left beside them.
+fn ollama_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
+    let models = ollama_models(session);
+    let mut out = Vec::new();
+    if models.is_empty() {
+        out.push(Block::Text("`ollama ps` lists no loaded model: the Ollama server holds little on its own, and loads a model only when a request comes.".into()));
+        return out;
+    }
+    let held: u64 = models.iter().map(|m| m.size_bytes).sum();
+    out.push(Block::List(
+        models
+            .iter()
+            .map(|m| {
+                format!(
+                    "`{}` holds {} ({} bytes as Ollama prints GB = 10^9), on {}, until {}{}",
+                    m.name,
+                    m.size_text,
+                    m.size_bytes,
+                    m.processor,
+                    m.until,
+                    if m.held_forever() {
+                        ": held Forever, it never unloads by itself"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect(),
+    ));
+    let held_centi = held.div_ceil(10_000_000);
+    let (budget, basis) = match &session.facts.free {
+        Some(f) => (
+            from_free(&f.value.reading, k),
+            format!(
+                "your pasted `free` ({}), which already counts what Ollama holds if it was loaded then",
+                when(f.at)
+            ),
+        ),
+        None => (
+            nominal(k),
+            "an idle Spark's nominal budget (no `free -g` yet)".into(),
+        ),
+    };
+    let left = if session.facts.free.is_some() {
+        budget.centi_gb
+    } else {
+        budget.centi_gb.saturating_sub(held_centi)
+    };
+    let Some((need, source)) = need(session, k) else {
+        out.push(Block::Text(format!(
+            "Ollama holds {} GB of the pool. Describe the run (model, method, batch, packing) and I will say whether it fits beside them.",
+            show_centi(held_centi)
+        )));
+        return out;
+    };
+    let arithmetic = if session.facts.free.is_some() {
+        format!("budget {} GB from {basis}", show_centi(left))
+    } else {
+        format!(
+            "{} GB budget from {basis} − {} GB Ollama holds = {} GB",
+            show_centi(budget.centi_gb),
+            show_centi(held_centi),
+            show_centi(left)
+        )
+    };
+    if need <= left {
+        out.push(Block::Text(format!(
+            "Your run needs {} GB ({source}); beside Ollama: {arithmetic}. It fits beside them, margin {} GB. Keep in mind Ollama loads another model on the next request for one that is not loaded.",
+            show_centi(need),
+            show_centi(left - need)
+        )));
+    } else {
+        let names: Vec<String> = models.iter().map(|m| m.name.clone()).collect();
+        out.push(Block::Text(format!(
+            "Your run needs {} GB ({source}); beside Ollama: {arithmetic}. They do not fit together: {} GB short. Unloading the model frees what it holds and keeps the server (it loads the model again on the next request); stopping the server is only needed if something keeps reloading it.",
+            show_centi(need),
+            show_centi(need - left)
+        )));
+        let action = Action::Unload(names);
+        if session.pending.as_ref() == Some(&action) {
+            out.push(Block::Text(format!(
+                "Shall I tell you how to {}? It changes what is running, so it is your call: reply yes or no.",
+                action.label()
+            )));
+        }
+    }
+    out
+}
+
+/// The pool part of a reply: the process listing's report, and Ollama's
+/// models when `ollama ps` was pasted.
+pub fn pool_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
+    let mut out = Vec::new();
+    if let Some(report) = pool_report(session, k) {
+        let need_source = need(session, k).map_or("unknown".into(), |(_, s)| s);
+        let stop = stop_action(&report);
+        out.push(Block::Pool(Box::new(PoolView {
+            report,
+            need_source,
+        })));
+        match (&session.pending, stop) {
+            (Some(action @ Action::Stop(_)), _) => out.push(Block::Text(format!(
+                "Shall I tell you how to {}? That stops work that is running, so it is your call: reply yes or no.",
+                action.label()
+            ))),
+            (_, Some(action)) => {
+                if let Some(d) = session.declined(&action) {
+                    out.push(Block::Text(format!(
+                        "You declined to {} on {}; I won't suggest it again unless you ask. Without it: shrink the run (shorter packing, then a smaller batch) until it fits beside them, or restart vLLM with a lower `--gpu-memory-utilization`.",
+                        action.label(),
+                        when(d.at)
+                    )));
+                }
+            }
+            _ => {}
+        }
+    }
+    if session.ollama.is_some() {
+        out.extend(ollama_blocks(session, k));
+    }
+    out
+}
+
+/// What to run for each approved stop or unload, from knowledge/commands.md.
+pub fn stop_instructions(action: &Action, k: &Knowledge) -> (String, Vec<String>) {
+    let mut md = String::from("Approved. Here is how (headroom runs nothing itself):\n\n");
     let mut commands = Vec::new();
-    for (pid, kind) in list {
-        let command = if *kind == ProcessKind::OllamaServer {
-            k.command("stop-ollama").command.clone()
-        } else {
-            k.command("stop-pid")
-                .command
-                .replace("PID", &pid.to_string())
-        };
-        let _ = writeln!(md, "- {} (pid {pid}): `{command}`", kind.label());
-        commands.push(command);
+    match action {
+        Action::Stop(list) => {
+            for (pid, kind) in list {
+                let command = if *kind == ProcessKind::OllamaServer {
+                    k.command("stop-ollama").command.clone()
+                } else {
+                    k.command("stop-pid")
+                        .command
+                        .replace("PID", &pid.to_string())
+                };
+                md.push_str(&format!("- {} (pid {pid}): `{command}`\n", kind.label()));
+                commands.push(command);
+            }
+        }
+        Action::Unload(models) => {
+            for m in models {
+                let command = k.command("unload-ollama-model").command.replace("MODEL", m);
+                md.push_str(&format!(
+                    "- `{m}`: `{command}` (unloads it; the Ollama server keeps running)\n"
+                ));
+                commands.push(command);
+            }
+        }
+        Action::Rung(_) => {}
     }
     md.push_str(
         "\nThen paste a fresh `free -g` and I will redo the budget with the memory they held.",

@@ -28,6 +28,13 @@ pub struct Session {
     pub decisions: Vec<Decision>,
     /// The last pasted process listing, raw (re-read whenever it matters).
     pub procs: Option<Known<String>>,
+    /// The last pasted `ollama ps`, raw.
+    pub ollama: Option<Known<String>>,
+    /// A what-if shown beside the run, waiting to be adopted or dropped.
+    pub what_if: Option<Known<Vec<crate::extract::slots::Found>>>,
+    /// A model the owner named that the catalog lacks, until its
+    /// config.json or parameter count arrives.
+    pub unknown_model: Option<String>,
     /// Thermal samples and training logs: pastes, or files reopened each time.
     pub data_sources: Vec<Known<crate::dialogue::thermal_turn::Source>>,
     /// When the run started, for logs that carry no absolute time.

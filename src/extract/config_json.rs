@@ -25,6 +25,32 @@ fn required(v: &Value, names: &[&'static str]) -> Result<u64, ConfigError> {
     field(v, names).ok_or(ConfigError::Missing(names[0]))
 }
 
+/// True when the text is a JSON object with a model's shapes in it.
+pub fn looks_like_config(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{') && (t.contains("\"hidden_size\"") || t.contains("\"num_hidden_layers\""))
+}
+
+/// The registry's reader for a pasted `config.json`.
+pub struct ConfigJsonPaste;
+
+impl crate::extract::reading::Reader for ConfigJsonPaste {
+    fn kind(&self) -> &'static str {
+        "a config.json"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_config(text)
+    }
+    fn read(
+        &self,
+        text: &str,
+    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        parse_config(text)
+            .map(|a| crate::extract::reading::Reading::ConfigJson(Box::new(a)))
+            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
+    }
+}
+
 pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
     let root: Value =
         serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;

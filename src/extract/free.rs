@@ -5,6 +5,7 @@
 //! so the unit is inferred from the size of the total and said in the answer.
 
 use crate::calc::units::{GIB, KIB, MIB};
+use crate::extract::reading::{ReadProblem, Reading, problem};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -18,8 +19,12 @@ pub enum FreeUnit {
     Kib,
     /// `free -b`: bytes.
     Bytes,
-    /// `free -h`: each value carries its own suffix.
+    /// `free -h`: each value carries its own binary suffix (`Gi`).
     Human,
+    /// `free -h --si`: suffixes without `i` are powers of 1000 (`G` = GB).
+    HumanSi,
+    /// `/proc/meminfo`: kB that are KiB, by name (`MemAvailable`).
+    Meminfo,
 }
 
 impl FreeUnit {
@@ -30,6 +35,8 @@ impl FreeUnit {
             FreeUnit::Kib => "free",
             FreeUnit::Bytes => "free -b",
             FreeUnit::Human => "free -h",
+            FreeUnit::HumanSi => "free -h --si",
+            FreeUnit::Meminfo => "/proc/meminfo",
         }
     }
 }
@@ -43,6 +50,9 @@ pub struct FreeReading {
     pub total_text: String,
     pub total_bytes: f64,
     pub used_bytes: f64,
+    /// Memory nothing uses at all (`free`, MemFree): what CUDA's free
+    /// figure reports on GB10 before the kernel reclaims page cache.
+    pub free_bytes: f64,
     pub buff_cache_bytes: Option<f64>,
 }
 
@@ -70,19 +80,25 @@ pub fn looks_like_free(text: &str) -> bool {
     text.lines().any(|l| l.trim_start().starts_with("Mem:"))
 }
 
-fn human_bytes(cell: &str) -> Option<f64> {
+/// A suffixed cell in bytes. `Gi` is always GiB; a bare `G` is GB when the
+/// output is SI (`--si`), which is decided once for the whole output.
+fn human_bytes(cell: &str, si: bool) -> Option<f64> {
     let cell = cell.trim();
     let split = cell
         .find(|c: char| c.is_ascii_alphabetic())
         .unwrap_or(cell.len());
     let (num, suffix) = cell.split_at(split);
     let value: f64 = num.replace(',', ".").parse().ok()?;
-    let factor = match suffix {
-        "" | "B" => 1.0,
-        "Ki" | "K" => KIB,
-        "Mi" | "M" => MIB,
-        "Gi" | "G" => GIB,
-        "Ti" | "T" => GIB * 1024.0,
+    let factor = match (suffix, si) {
+        ("" | "B", _) => 1.0,
+        ("K", true) => 1e3,
+        ("M", true) => 1e6,
+        ("G", true) => 1e9,
+        ("T", true) => 1e12,
+        ("Ki" | "K", _) => KIB,
+        ("Mi" | "M", _) => MIB,
+        ("Gi" | "G", _) => GIB,
+        ("Ti" | "T", _) => GIB * 1024.0,
         _ => return None,
     };
     Some(value * factor)
@@ -107,7 +123,7 @@ fn scale(unit: FreeUnit) -> f64 {
         FreeUnit::Gib => GIB,
         FreeUnit::Mib => MIB,
         FreeUnit::Kib => KIB,
-        FreeUnit::Bytes | FreeUnit::Human => 1.0,
+        FreeUnit::Bytes | FreeUnit::Human | FreeUnit::HumanSi | FreeUnit::Meminfo => 1.0,
     }
 }
 
@@ -124,12 +140,17 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
     let human = cells
         .iter()
         .any(|c| c.chars().any(|ch| ch.is_ascii_alphabetic()));
+    // procps-ng prints `Gi` for binary units and a bare `G` only under
+    // `--si`; the output says which, whatever flag the owner remembers.
+    let si = human
+        && !cells.iter().any(|c| c.ends_with('i'))
+        && cells.iter().any(|c| c.ends_with(['K', 'M', 'G', 'T']));
     let bytes = |cell: &str| -> Result<f64, FreeError> {
         let bad = || FreeError::BadCell {
             cell: cell.to_string(),
         };
         if human {
-            human_bytes(cell).ok_or_else(bad)
+            human_bytes(cell, si).ok_or_else(bad)
         } else {
             cell.parse::<f64>().map_err(|_| bad())
         }
@@ -139,7 +160,9 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
         .take(6)
         .map(|c| bytes(c))
         .collect::<Result<_, _>>()?;
-    let unit = if human {
+    let unit = if si {
+        FreeUnit::HumanSi
+    } else if human {
         FreeUnit::Human
     } else {
         unit_for_total(raw[0])
@@ -152,13 +175,56 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
         total_text: cells[0].to_string(),
         total_bytes: raw[0] * s,
         used_bytes: raw[1] * s,
+        free_bytes: raw[2] * s,
         buff_cache_bytes: Some(raw[4] * s),
     })
+}
+
+/// `/proc/meminfo` as the same reading `free` gives: `free` computes its
+/// `available` column from MemAvailable, so the budget is the same figure.
+pub fn from_meminfo(m: &crate::extract::meminfo::MeminfoReading) -> FreeReading {
+    let kib = |v: u64| v as f64 * KIB;
+    FreeReading {
+        unit: FreeUnit::Meminfo,
+        available_text: format!("MemAvailable {} kB", m.available_kib),
+        available_bytes: kib(m.available_kib),
+        total_text: format!("MemTotal {} kB", m.total_kib),
+        total_bytes: kib(m.total_kib),
+        used_bytes: kib(m.total_kib.saturating_sub(m.available_kib)),
+        free_bytes: kib(m.free_kib),
+        buff_cache_bytes: m.page_cache_kib().map(kib),
+    }
+}
+
+/// The registry's reader for `free` output.
+pub struct FreeOutput;
+
+impl crate::extract::reading::Reader for FreeOutput {
+    fn kind(&self) -> &'static str {
+        "`free` output"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_free(text)
+    }
+    fn read(&self, text: &str) -> Result<Reading, ReadProblem> {
+        parse_free(text)
+            .map(Reading::Free)
+            .map_err(|e| problem(self.kind(), &e, e.hint()))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_h_si_is_read_in_gb() {
+        let text = "               total        used        free      shared  buff/cache   available\nMem:            127G         31G         52G        1.0G         45G         96G\nSwap:            16G          0B         16G\n";
+        let r = parse_free(text).unwrap();
+        assert_eq!(r.unit, FreeUnit::HumanSi);
+        assert_eq!(r.available_bytes, 96e9);
+        assert_eq!(r.total_bytes, 127e9);
+    }
 
     const FREE_G: &str = "               total        used        free      shared  buff/cache   available\nMem:             119           4          80           0          35         115\nSwap:             15           0          15\n";
 

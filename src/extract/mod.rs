@@ -3,11 +3,19 @@
 pub mod approval;
 pub mod config_json;
 pub mod free;
+pub mod intent;
+pub mod meminfo;
+pub mod nvidia_smi;
+pub mod ollama_ps;
 pub mod oom;
+pub mod paths;
 pub mod ps;
+pub mod reading;
 pub mod slots;
 pub mod thermal_csv;
 pub mod train_log;
+pub mod trainer_config;
+pub mod when;
 
 /// Compile one of the built-in patterns; they are fixed at build time and
 /// covered by tests, so a bad one is a defect, not an input error.

@@ -61,7 +61,7 @@ impl Rung {
 
 static OOM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train))",
+        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch))",
     )
 });
 static LOAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -71,7 +71,7 @@ static LOAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STEP_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(mid[\s-]?step|during (?:a )?(?:training )?step|in the middle of training|(?:during|while|mid)[\s-]training|in backward|in forward|\bbackward\b|optimizer\.step|\bat step\b|after \d+ steps|loss\.backward|training_step)",
+        r"(?i)(mid[\s-]?step|during (?:a )?(?:training )?step|in the middle of training|(?:during|while|mid)[\s-]training|in backward|in forward|\bbackward\b|optimizer\.step|\bat step\b|after \d+ steps|loss\.backward|training_step|\bepoch\b|it/s\]|s/it\]|trainer\.train\(\)|\d+/\d+ \[)",
     )
 });
 static AT_STEP: LazyLock<Regex> =
@@ -95,6 +95,44 @@ pub fn oom_report(text: &str) -> Option<OomReport> {
         tried_to_allocate: TRIED.captures(text).map(|c| c[1].to_string()),
         evidence: line.trim().chars().take(200).collect(),
     })
+}
+
+static PASTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?m)(?:^\s*(?:Traceback \(most recent call last\)|torch\.(?:cuda\.)?OutOfMemoryError|RuntimeError: CUDA|\[\s*\d+\.\d+\]|\w{3}\s+\d+ [\d:]+ \S+ kernel:|kernel:|NVRM:)|oom-kill:|Out of memory: Killed process|NV_ERR_NO_MEMORY)",
+    )
+});
+
+/// True for a pasted traceback or kernel log that reports an OOM (the
+/// owner's own words about an OOM are read with the rest of their words).
+pub fn looks_like_oom_paste(text: &str) -> bool {
+    PASTED.is_match(text) && oom_report(text).is_some()
+}
+
+/// The registry's reader for OOM tracebacks and kernel lines.
+pub struct OomPaste;
+
+impl crate::extract::reading::Reader for OomPaste {
+    fn kind(&self) -> &'static str {
+        "an OOM report"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_oom_paste(text)
+    }
+    fn read(
+        &self,
+        text: &str,
+    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        oom_report(text)
+            .map(crate::extract::reading::Reading::OomPaste)
+            .ok_or_else(|| {
+                crate::extract::reading::problem(
+                    self.kind(),
+                    "no out-of-memory line in it",
+                    "Paste the last lines of the traceback (the `OutOfMemoryError` line) or the kernel's `Out of memory: Killed process` line from `sudo dmesg`.",
+                )
+            })
+    }
 }
 
 /// The phase alone, as an answer to "mid-load or mid-step?".

@@ -142,6 +142,26 @@ pub fn looks_like_ps(text: &str) -> bool {
         })
 }
 
+/// The registry's reader for `ps aux`, `ps -ef` and `pgrep -fa` lines.
+pub struct ProcessListing;
+
+impl crate::extract::reading::Reader for ProcessListing {
+    fn kind(&self) -> &'static str {
+        "a process listing"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_ps(text)
+    }
+    fn read(
+        &self,
+        text: &str,
+    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        parse_ps(text)
+            .map(crate::extract::reading::Reading::Procs)
+            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
+    }
+}
+
 pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
     let mut out = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {

@@ -20,6 +20,8 @@ pub enum Slot {
     Model(String),
     /// A bare parameter count.
     Params(u64),
+    /// A model the owner named that is not in the catalog, in their words.
+    UnknownModel(String),
     Method(Method),
     Dtype(Dtype),
     Batch(u64),
@@ -69,7 +71,7 @@ static PACK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(adafactor|paged[_-]?adamw[_-]?(?:8|32)[_-]?bit|adamw[\s_-]?(?:bnb[_-]?)?8[_-]?bit|8[_-]?bit[\s_-]?adamw|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
+        r"(?i)\b(adafactor|paged[_-]?adamw?[_-]?(?:8|32)[_-]?bit|adamw?[\s_-]?(?:bnb[_-]?)?8[\s_-]?bit|(?:bnb[\s_-]?)?8[\s_-]?bit[\s_-]?adamw?|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
     )
 });
 static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
@@ -149,6 +151,85 @@ pub fn find_model(text: &str, k: &Knowledge) -> Option<(String, String)> {
     best.map(|(_, name, alias)| (name.to_string(), alias))
 }
 
+/// Model families owners name; one of these without a catalog match is a
+/// model headroom does not know, and is said so rather than dropped.
+const FAMILIES: [&str; 30] = [
+    "llama",
+    "qwen",
+    "mistral",
+    "mixtral",
+    "gemma",
+    "phi",
+    "falcon",
+    "deepseek",
+    "gpt-oss",
+    "olmo",
+    "granite",
+    "command-r",
+    "yi-",
+    "internlm",
+    "smollm",
+    "nemotron",
+    "glm",
+    "kimi",
+    "minimax",
+    "starcoder",
+    "codellama",
+    "codestral",
+    "hermes",
+    "solar",
+    "exaone",
+    "jamba",
+    "dbrx",
+    "grok",
+    "baichuan",
+    "magistral",
+];
+/// Tools whose names start like a model family.
+const NOT_MODELS: [&str; 6] = [
+    "llama-factory",
+    "llamafactory",
+    "llama.cpp",
+    "llama-server",
+    "llama_factory",
+    "llama-cpp",
+];
+/// Words that end a model's name.
+const NAME_ENDS: [&str; 24] = [
+    "with", "on", "in", "at", "and", "for", "using", "via", "lora", "qlora", "full", "bf16",
+    "fp16", "fp32", "batch", "packing", "pack", "seq", "fit", "fits", "instead", "model", "please",
+    "then",
+];
+
+/// The owner's words for a model that is not in the catalog: a family word
+/// and the name parts after it ("Falcon-H1 34B", "Llama 4 Scout"), or a
+/// Hugging Face id (`org/name`).
+pub fn unknown_model(text: &str) -> Option<String> {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?' | '!' | ';' | '"'))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let start = tokens.iter().position(|t| {
+        let l = t.to_ascii_lowercase();
+        if NOT_MODELS.iter().any(|n| l.starts_with(n)) {
+            return false;
+        }
+        let name = l.rsplit('/').next().unwrap_or(&l);
+        FAMILIES.iter().any(|f| name.starts_with(f))
+    })?;
+    let mut words = vec![tokens[start].trim_end_matches(['.', ':'])];
+    for t in &tokens[start + 1..] {
+        let l = t.to_ascii_lowercase();
+        let part = t.chars().any(|c| c.is_ascii_digit())
+            || t.chars().next().is_some_and(char::is_uppercase);
+        if words.len() >= 4 || !part || NAME_ENDS.contains(&l.trim_end_matches(['.', ':'])) {
+            break;
+        }
+        words.push(t.trim_end_matches(['.', ':']));
+    }
+    Some(words.join(" "))
+}
+
 fn params_value(num: &str, unit: &str) -> Option<u64> {
     let v: f64 = num.parse().ok()?;
     let scale = match unit.to_ascii_lowercase().as_str() {
@@ -175,12 +256,20 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     };
 
     let model = find_model(text, k);
+    let unknown = if model.is_none() {
+        unknown_model(text)
+    } else {
+        None
+    };
     if let Some(c) = PARAMS_NAMED.captures(text) {
         if let Some(p) = params_value(&c[1], &c[2]) {
             push(Slot::Params(p), &c[0]);
         }
     } else if let Some((name, alias)) = &model {
         push(Slot::Model(name.clone()), alias);
+    } else if let Some(words) = &unknown {
+        // "Falcon-H1 34B" is a model headroom does not know, not a bare 34B.
+        push(Slot::UnknownModel(words.clone()), words);
     } else if let Some(c) = PARAMS_BARE.captures(text)
         && let Some(p) = params_value(&c[1], &c[2])
     {
@@ -218,7 +307,9 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     }
     if let Some(c) = OPTIMIZER.captures(text) {
         let word = c[1].to_ascii_lowercase().replace(['-', ' '], "_");
-        let key = if word.starts_with('8') || word.contains("bnb") || word.starts_with("adamw_8") {
+        let key = if word.starts_with("paged") {
+            word.replace("adam_", "adamw_")
+        } else if word.contains('8') {
             "adamw_8bit".to_string()
         } else {
             word
@@ -477,6 +568,53 @@ mod tests {
             slots("adafactor"),
             vec![Slot::Optimizer(Optimizer::Adafactor)]
         );
+    }
+
+    #[test]
+    fn hub_ids_map_to_the_catalog() {
+        for (text, want) in [
+            ("google/gemma-2-9b-it", "Gemma 2 9B"),
+            ("meta-llama/Llama-3.2-3B-Instruct", "Llama 3.2 3B"),
+            ("unsloth/Meta-Llama-3.1-70B-bnb-4bit", "Llama 3.1 70B"),
+            ("Qwen/Qwen2.5-32B-Instruct", "Qwen2.5 32B"),
+        ] {
+            assert_eq!(
+                slots(text).first(),
+                Some(&Slot::Model(want.into())),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_models_are_named_not_dropped() {
+        assert_eq!(
+            slots("and what about Falcon-H1 34B?"),
+            vec![Slot::UnknownModel("Falcon-H1 34B".into())]
+        );
+        assert_eq!(
+            slots("LoRA on Llama 4 Scout"),
+            vec![
+                Slot::UnknownModel("Llama 4 Scout".into()),
+                Slot::Method(Method::Lora)
+            ]
+        );
+    }
+
+    #[test]
+    fn eight_bit_adam_in_words() {
+        for text in [
+            "the 8-bit adam optimizer",
+            "adam 8bit",
+            "bnb 8bit adamw",
+            "adamw_8bit",
+        ] {
+            assert_eq!(
+                slots(text),
+                vec![Slot::Optimizer(Optimizer::AdamW8bit)],
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -200,6 +200,39 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
     Ok(out)
 }
 
+/// True when a paste is thermal samples / a training log.
+pub fn looks_like_thermal_paste(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    first.contains("temperature.gpu") || first.contains("power.draw") || {
+        let rows = text
+            .lines()
+            .filter(|l| {
+                let b = l.trim().as_bytes();
+                b.len() > 20 && b[4] == b'/' && b[7] == b'/' && l.contains(',')
+            })
+            .count();
+        rows >= 2
+    }
+}
+
+/// The registry's reader for thermal samples (CSV) (kept raw: the analysis re-reads it).
+pub struct ThermalPaste;
+
+impl crate::extract::reading::Reader for ThermalPaste {
+    fn kind(&self) -> &'static str {
+        "thermal samples (CSV)"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_thermal_paste(text)
+    }
+    fn read(
+        &self,
+        _text: &str,
+    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        Ok(crate::extract::reading::Reading::ThermalCsv)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -403,6 +403,33 @@ pub fn read_train_log(mut input: impl Read, start: Option<f64>) -> Result<TrainL
     scanner.finish(start)
 }
 
+/// True when a paste is thermal samples / a training log.
+pub fn looks_like_train_paste(text: &str) -> bool {
+    text.lines().count() >= 2
+        && (text.contains("it/s]")
+            || text.contains("s/it]")
+            || text.contains("{'loss'")
+            || text.contains("Step "))
+}
+
+/// The registry's reader for a training log (kept raw: the analysis re-reads it).
+pub struct TrainLogPaste;
+
+impl crate::extract::reading::Reader for TrainLogPaste {
+    fn kind(&self) -> &'static str {
+        "a training log"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_train_paste(text)
+    }
+    fn read(
+        &self,
+        _text: &str,
+    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        Ok(crate::extract::reading::Reading::TrainLog)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,8 @@ const COMMANDS_MD: &str = include_str!("../../knowledge/commands.md");
 const WORKSHEET_MD: &str = include_str!("../../knowledge/worksheet.md");
 const THERMAL_MD: &str = include_str!("../../knowledge/thermal.md");
 
+pub mod questions;
+
 /// Where a figure came from: a knowledge file's row and its own source text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Citation {
@@ -93,6 +95,7 @@ pub struct Knowledge {
     pub worksheet: BTreeMap<String, Figure>,
     pub thermal: BTreeMap<String, Figure>,
     pub commands: Vec<SuggestedCommand>,
+    pub answers: Vec<questions::DomainAnswer>,
 }
 
 static EMBEDDED: LazyLock<Knowledge> = LazyLock::new(|| {
@@ -143,6 +146,7 @@ impl Knowledge {
             worksheet: parse_keyed("worksheet.md", WORKSHEET_MD, "constant")?,
             thermal: parse_keyed("thermal.md", THERMAL_MD, "rule")?,
             commands: parse_commands()?,
+            answers: questions::parse_answers()?,
         })
     }
 

@@ -63,8 +63,18 @@ impl Row<'_> {
     }
 }
 
-/// Every table in a markdown document, in order.
+/// Every table in a markdown document, in order; cells as plain text.
 pub fn parse_tables(markdown: &str) -> Vec<Table> {
+    tables(markdown, false)
+}
+
+/// The same, keeping code spans and emphasis as markdown (for prose cells
+/// that are shown to the owner as they are written).
+pub fn parse_tables_with_markup(markdown: &str) -> Vec<Table> {
+    tables(markdown, true)
+}
+
+fn tables(markdown: &str, markup: bool) -> Vec<Table> {
     let mut tables = Vec::new();
     let mut current: Option<Table> = None;
     let mut row: Vec<String> = Vec::new();
@@ -84,6 +94,12 @@ pub fn parse_tables(markdown: &str) -> Vec<Table> {
             }
             Event::Start(Tag::TableRow) => row.clear(),
             Event::Start(Tag::TableCell) => cell.clear(),
+            Event::Code(t) if markup => {
+                cell.push('`');
+                cell.push_str(&t);
+                cell.push('`');
+            }
+            Event::Start(Tag::Strong) | Event::End(TagEnd::Strong) if markup => cell.push_str("**"),
             Event::Text(t) | Event::Code(t) => cell.push_str(&t),
             Event::End(TagEnd::TableCell) => row.push(cell.trim().to_string()),
             Event::End(TagEnd::TableHead) => {

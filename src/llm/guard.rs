@@ -4,7 +4,7 @@
 //! the deterministic text, with one line saying why.
 
 use crate::calc::verdict::Verdict;
-use crate::reply::Reply;
+use crate::render::reply::Shown;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -80,7 +80,7 @@ fn codes(text: &str) -> BTreeSet<String> {
 }
 
 /// Why a phrasing was rejected, in one line for the owner.
-pub fn check(phrased: &str, reply: &Reply) -> Result<(), String> {
+pub fn check(phrased: &str, reply: &Shown) -> Result<(), String> {
     if phrased.trim().is_empty() {
         return Err("the model returned nothing".into());
     }
@@ -154,11 +154,11 @@ pub fn check(phrased: &str, reply: &Reply) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn plan() -> Reply {
-        Reply {
+    fn plan() -> Shown {
+        Shown {
             verdict: Some(Verdict::Fits),
             commands: vec!["free -g".into()],
-            ..Reply::info(
+            ..Shown::text(
                 "**Verdict: fits.** Estimated peak 51.14 GB of 119.48 GB. Run `free -g` before launch. Weights 39.52 GB.",
             )
         }
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn figures_moved_to_other_labels_or_echoed_scaffolding_are_rejected() {
-        let r = Reply::info(
+        let r = Shown::text(
             "- the batch size (\"batch 1\")\n- the packing length (\"packing 2048\", \"max_seq_length=4096\")",
         );
         assert!(

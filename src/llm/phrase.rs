@@ -11,7 +11,7 @@ use crate::llm::endpoint::{Endpoint, Protocol};
 use crate::llm::guard::check;
 use crate::llm::prompt::messages;
 use crate::llm::secrets;
-use crate::reply::Reply;
+use crate::render::reply::Shown;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -54,7 +54,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, LlmError> {
 /// token count) while the model works; pass a sink for piped output.
 pub fn phrase(
     endpoint: &Endpoint,
-    reply: &Reply,
+    reply: &Shown,
     owner_turn: &str,
     cancel: Arc<AtomicBool>,
     progress: &mut dyn Write,

@@ -7,7 +7,8 @@ use crate::dialogue::facts::SlotName;
 use crate::dialogue::session::{PlanRecord, Session};
 use crate::knowledge::Knowledge;
 use crate::memory::datadir::open_private_append;
-use crate::reply::{Reply, ReplyKind};
+use crate::render::reply::Shown;
+use crate::reply::ReplyKind;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -73,7 +74,7 @@ impl Event {
         }
     }
 
-    pub fn reply(at: Timestamp, session: &str, reply: &Reply) -> Event {
+    pub fn reply(at: Timestamp, session: &str, reply: &Shown) -> Event {
         Event::Reply {
             at,
             session: session.to_string(),

@@ -1,9 +1,10 @@
-//! Turning replies into text: markdown for plans, terminal styling at the edge.
+//! Turning replies into text: typed reply blocks to markdown, terminal styling at the edge.
 
 pub mod chart;
 pub mod plan_json;
 pub mod plan_md;
 pub mod procs;
+pub mod reply;
 pub mod svg_chart;
 pub mod terminal;
 pub mod thermal_md;

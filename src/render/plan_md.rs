@@ -101,6 +101,9 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
                 show_centi(a.worksheet_centi_gb),
                 a.source
             );
+            if let Some(note) = reconcile(a, plan) {
+                let _ = writeln!(md, "  {note}");
+            }
         }
         md.push('\n');
     }
@@ -184,4 +187,28 @@ fn advice(md: &mut String, plan: &Plan) {
     if !plan.alternatives.is_empty() {
         md.push('\n');
     }
+}
+
+/// Why an anchor's figure differs from the worksheet, or why it does not
+/// vouch for this plan: computed from the two worksheets, never asserted.
+fn reconcile(a: &crate::calc::anchors::AnchorComparison, plan: &Plan) -> Option<String> {
+    let mut notes = Vec::new();
+    if let Some(stated) = a.figure_gb {
+        let stated_centi = (stated * 100.0).round() as u64;
+        if stated_centi.abs_diff(a.weights_centi_gb) < stated_centi.abs_diff(a.worksheet_centi_gb) {
+            notes.push(format!(
+                "The stated ≈{stated} GB is close to the worksheet's weights term alone ({} GB for that set-up); the step peak adds the adapter, its gradients and optimizer states, activations, the loss's logits, transient buffers and the CUDA context, which is why the worksheet says {} GB.",
+                show_centi(a.weights_centi_gb),
+                show_centi(a.worksheet_centi_gb)
+            ));
+        }
+    }
+    let same_method = a.method.eq_ignore_ascii_case(plan.input.method.key());
+    if same_method && a.rule.contains('≤') && plan.input.pack > a.pack {
+        notes.push(format!(
+            "Your packing {} is beyond this anchor's rule (pack ≤{}): activations and the loss's logits grow with batch × packing, so the anchor does not vouch for this run; the worksheet figure above does.",
+            plan.input.pack, a.pack
+        ));
+    }
+    (!notes.is_empty()).then(|| notes.join(" "))
 }

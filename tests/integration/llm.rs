@@ -308,7 +308,7 @@ fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
             match r["phrased_text"].as_str() {
                 // A phrasing that was shown must pass the guard again here.
                 Some(text) => {
-                    let reply = headroom::reply::Reply {
+                    let reply = headroom::render::reply::Shown {
                         verdict: match r["facts"]["verdict"].as_str() {
                             Some("fits") => Some(headroom::calc::verdict::Verdict::Fits),
                             Some("tight") => Some(headroom::calc::verdict::Verdict::Tight),
@@ -317,7 +317,7 @@ fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
                             }
                             _ => None,
                         },
-                        ..headroom::reply::Reply::info(r["text"].as_str().unwrap())
+                        ..headroom::render::reply::Shown::text(r["text"].as_str().unwrap())
                     };
                     assert_eq!(headroom::llm::guard::check(text, &reply), Ok(()), "{spec}");
                 }

@@ -161,7 +161,7 @@ proptest! {
         let mut session = headroom::dialogue::session::Session::default();
         for t in &turns {
             let reply = headroom::dialogue::engine::respond(&mut session, t, now, k);
-            prop_assert!(!reply.markdown.trim().is_empty(), "empty reply to {:?}", t);
+            prop_assert!(!headroom::render::reply::markdown(&reply).trim().is_empty(), "empty reply to {:?}", t);
         }
     }
 }

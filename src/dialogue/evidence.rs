@@ -1,0 +1,68 @@
+//! Pasted evidence that changes no answer but must be read correctly: the
+//! nvidia-smi table and its compute-apps CSV. On GB10 their memory cells say
+//! "Not Supported", so they are explained and `free -g` is asked for.
+
+use crate::dialogue::absorb::Evidence;
+use crate::dialogue::questions::by_topic;
+use crate::extract::nvidia_smi::SmiProcess;
+use crate::knowledge::Knowledge;
+use crate::reply::Block;
+
+fn process_line(p: &SmiProcess) -> String {
+    let kind = match p.kind.as_str() {
+        "G" => "graphics",
+        "C" => "compute",
+        "C+G" => "compute and graphics",
+        other => other,
+    };
+    let memory = if p.memory_text.is_empty() {
+        "memory not shown".to_string()
+    } else {
+        format!("nvidia-smi shows {}", p.memory_text)
+    };
+    format!("pid {} `{}` ({kind}): {memory}", p.pid, p.name)
+}
+
+/// What the pasted nvidia-smi output says, and what it cannot say on GB10.
+pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
+    let (gpu_line, processes) = match e {
+        Evidence::SmiTable(t) => {
+            let gpu = t.gpus.first().map(|g| {
+                format!(
+                    "Your nvidia-smi table: GPU {} {}, {}, {}, memory cell \"{}\".",
+                    g.index,
+                    g.name,
+                    g.temp_c
+                        .map_or("temperature not shown".into(), |c| format!("{c} °C")),
+                    g.power_w
+                        .map_or("power not shown".into(), |w| format!("{w} W")),
+                    g.memory_text
+                )
+            });
+            (gpu, &t.processes)
+        }
+        Evidence::ComputeApps(p) => (
+            Some("Your `nvidia-smi --query-compute-apps` output:".to_string()),
+            p,
+        ),
+    };
+    let mut blocks = Vec::new();
+    blocks.extend(gpu_line.map(Block::Text));
+    if processes.is_empty() {
+        blocks.push(Block::Text("It lists no processes using the GPU.".into()));
+    } else {
+        blocks.push(Block::List(processes.iter().map(process_line).collect()));
+        let compute = processes.iter().filter(|p| p.kind.contains('C')).count();
+        blocks.push(Block::Text(if compute == 0 {
+            "Only graphics processes (the desktop) are listed; they hold little. An empty-looking nvidia-smi does not mean the pool is free: page cache and CPU-side memory never show there.".into()
+        } else {
+            format!("{compute} compute process(es) are listed. To know what each holds and whether it is capped, paste `ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep`.")
+        }));
+    }
+    blocks.extend(by_topic("nvidia_smi_gb10", k).map(Block::Text));
+    blocks.push(Block::Text(format!(
+        "The real evidence for what your run can use is `{}`: run it on the Spark and paste all three lines it prints.",
+        k.command("free").command
+    )));
+    blocks
+}

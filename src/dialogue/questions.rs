@@ -1,0 +1,80 @@
+//! Plain domain questions answered from knowledge/questions.md, each answer
+//! with its row and source. A question changes nothing.
+
+use crate::knowledge::Knowledge;
+use crate::knowledge::questions::DomainAnswer;
+
+/// The rows a question selects, in table order, at most three.
+pub fn matching<'k>(text: &str, k: &'k Knowledge) -> Vec<&'k DomainAnswer> {
+    let lower = text.to_ascii_lowercase();
+    k.answers
+        .iter()
+        .filter(|a| a.keywords.iter().any(|w| lower.contains(w.as_str())))
+        .take(3)
+        .collect()
+}
+
+/// One paragraph per matching row, cited.
+pub fn answer_texts(text: &str, k: &Knowledge) -> Vec<String> {
+    matching(text, k)
+        .into_iter()
+        .map(|a| {
+            format!(
+                "{} [knowledge/questions.md row {}: {}]",
+                a.answer, a.row, a.source
+            )
+        })
+        .collect()
+}
+
+/// A row by topic (the engine adds some answers without being asked, such
+/// as why nvidia-smi shows no memory when its table is pasted).
+pub fn by_topic(topic: &str, k: &Knowledge) -> Option<String> {
+    k.answers.iter().find(|a| a.topic == topic).map(|a| {
+        format!(
+            "{} [knowledge/questions.md row {}: {}]",
+            a.answer, a.row, a.source
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topics(text: &str) -> Vec<String> {
+        matching(text, Knowledge::embedded())
+            .into_iter()
+            .map(|a| a.topic.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_questions_owners_ask() {
+        assert_eq!(topics("what can you do?"), ["capabilities"]);
+        assert!(
+            topics("how fast will Llama 3.1 8B LoRA train on this box, tokens per second?")
+                .contains(&"speed_time".to_string())
+        );
+        assert!(
+            topics("what does gpu-memory-utilization actually do for vllm?")
+                .contains(&"vllm_cap".to_string())
+        );
+        assert!(
+            topics("what does the flush do, why does drop_caches need root?")
+                .contains(&"flush".to_string())
+        );
+        assert!(
+            topics("why does nvidia-smi say Not Supported for memory?")
+                .contains(&"nvidia_smi_gb10".to_string())
+        );
+        assert!(topics("QLoRA on Llama 3.1 70B, batch 1").is_empty());
+    }
+
+    #[test]
+    fn every_answer_cites_a_source() {
+        for a in &Knowledge::embedded().answers {
+            assert!(!a.source.is_empty(), "{}", a.topic);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! A pasted trainer config (LLaMA-Factory, axolotl, torchtune, TRL) as the
+//! plan's slots: every setting it holds, at once, each quoted back with the
+//! key it came from.
+
+use crate::calc::setup::{Dtype, LoraTargets, Method, Optimizer};
+use crate::extract::slots::{Found, Slot, find_model, unknown_model};
+use crate::extract::trainer_config::TrainerConfig;
+use crate::knowledge::Knowledge;
+
+fn found(slot: Slot, words: String) -> Found {
+    Found { slot, words }
+}
+
+pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
+    let mut out = Vec::new();
+    let src = cfg.framework.unwrap_or("trainer");
+    if let Some(id) = &cfg.model_id {
+        match find_model(id, k) {
+            Some((name, _)) => out.push(found(Slot::Model(name), format!("{id} ({src} config)"))),
+            None => out.push(found(
+                Slot::UnknownModel(unknown_model(id).unwrap_or_else(|| id.clone())),
+                id.clone(),
+            )),
+        }
+    }
+    let method = match (cfg.method, cfg.load_bits) {
+        (Some("qlora"), _) | (Some("lora"), Some(4)) => Some(Method::Qlora),
+        (Some("lora"), _) => Some(Method::Lora),
+        (Some("full"), _) => Some(Method::Full),
+        _ => None,
+    };
+    if let Some(m) = method {
+        let bits = cfg
+            .load_bits
+            .map(|b| format!(", {b}-bit base"))
+            .unwrap_or_default();
+        out.push(found(
+            Slot::Method(m),
+            format!("{} method{bits} ({src} config)", cfg.method.unwrap_or("")),
+        ));
+    }
+    if let Some(d) = cfg.dtype.and_then(Dtype::parse) {
+        out.push(found(Slot::Dtype(d), format!("{} ({src} config)", d.key())));
+    }
+    if let Some(b) = cfg.batch.filter(|b| *b > 0) {
+        out.push(found(Slot::Batch(b), format!("batch {b} ({src} config)")));
+    }
+    if let Some(p) = cfg.pack.filter(|p| *p > 0) {
+        out.push(found(
+            Slot::Pack(p),
+            format!("sequence length {p} ({src} config)"),
+        ));
+    }
+    if let Some(o) = cfg.optimizer.as_deref().and_then(Optimizer::parse) {
+        out.push(found(
+            Slot::Optimizer(o),
+            format!("{} ({src} config)", o.key()),
+        ));
+    }
+    if let Some(on) = cfg.gradient_checkpointing {
+        out.push(found(
+            Slot::GradCheckpointing(on),
+            format!(
+                "gradient checkpointing {} ({src} config)",
+                if on { "on" } else { "off" }
+            ),
+        ));
+    }
+    if let Some(r) = cfg.lora_rank.filter(|r| *r > 0) {
+        out.push(found(Slot::LoraRank(r), format!("rank {r} ({src} config)")));
+    }
+    if let Some(t) = cfg.lora_targets.as_deref().and_then(LoraTargets::parse) {
+        out.push(found(
+            Slot::LoraTargets(t.clone()),
+            format!("targets {} ({src} config)", t.label()),
+        ));
+    }
+    out
+}

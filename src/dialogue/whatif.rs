@@ -1,0 +1,94 @@
+//! Hypothetical runs: the plan as it is beside the plan with the owner's
+//! "what if" applied, and the short "old → new" after a correction. Nothing
+//! here changes the session's facts.
+
+use crate::calc::budget::BudgetBasis;
+use crate::calc::estimate::Peak;
+use crate::calc::plan::Plan;
+use crate::dialogue::facts::Facts;
+use crate::dialogue::plan_turn::build_plan;
+use crate::extract::slots::Found;
+use crate::knowledge::Knowledge;
+use crate::reply::{Block, PlanChange, PlanSummary, WhatIf};
+
+/// The figures a short reply shows for one plan.
+pub fn summary(plan: &Plan) -> PlanSummary {
+    let i = &plan.input;
+    PlanSummary {
+        title: format!(
+            "{} {} ({}, {}, batch {}, pack {})",
+            i.model.display,
+            i.method.label(),
+            i.dtype.key(),
+            i.optimizer.key(),
+            i.batch,
+            i.pack
+        ),
+        peak_centi_gb: plan.estimate.total_centi_gb,
+        binding: match plan.estimate.binding {
+            Peak::Step => "the training step",
+            Peak::Load => "loading",
+        },
+        budget_centi_gb: plan.budget.centi_gb,
+        nominal_budget: plan.budget.basis == BudgetBasis::Nominal,
+        verdict: plan.judgement.verdict,
+    }
+}
+
+/// The facts with the hypothetical slots applied.
+pub fn hypothetical(facts: &Facts, what_if: &[Found]) -> Facts {
+    let mut f = facts.clone();
+    for found in what_if {
+        let _ = f.absorb(found, jiff::Timestamp::UNIX_EPOCH);
+    }
+    f
+}
+
+/// "optimizer adamw → adamw_8bit" for each answer that differs.
+pub fn changes(before: &Facts, after: &Facts) -> Vec<String> {
+    let old = before.answered();
+    after
+        .answered()
+        .into_iter()
+        .filter_map(|(slot, value, ..)| {
+            let prev = old
+                .iter()
+                .find(|(s, ..)| *s == slot)
+                .map(|(_, v, ..)| v.clone());
+            match prev {
+                Some(p) if p == value => None,
+                _ if slot == crate::dialogue::facts::SlotName::Free => Some(format!(
+                    "budget from your memory paste ({value}) instead of {}",
+                    prev.map_or("an idle Spark's nominal figure".into(), |p| format!(
+                        "the earlier one ({p})"
+                    ))
+                )),
+                Some(p) => Some(format!("{} {p} → {value}", slot.key())),
+                None => Some(format!("{} {value}", slot.key())),
+            }
+        })
+        .collect()
+}
+
+/// The run beside the what-if, when both can be planned.
+pub fn what_if_block(facts: &Facts, what_if: &[Found], k: &Knowledge) -> Option<Block> {
+    let after = hypothetical(facts, what_if);
+    let (now, _) = build_plan(facts, k)?;
+    let (then, _) = build_plan(&after, k)?;
+    Some(Block::WhatIf(Box::new(WhatIf {
+        changes: changes(facts, &after),
+        current: summary(&now),
+        hypothetical: summary(&then),
+    })))
+}
+
+/// "Changed: pack 2048 → 8192" with both plans' peaks and verdicts.
+pub fn change_block(before: &Facts, after: &Facts, k: &Knowledge) -> Option<Block> {
+    let (old, _) = build_plan(before, k)?;
+    let (new, _) = build_plan(after, k)?;
+    Some(Block::PlanChange(Box::new(PlanChange {
+        changes: changes(before, after),
+        before: summary(&old),
+        after: summary(&new),
+    })))
+}

@@ -1,0 +1,255 @@
+//! The owner's words: intent first, then slots. A statement changes the run;
+//! a question or what-if leaves every answer it conflicts with alone and is
+//! kept as a what-if until adopted; a short yes/no answers what is pending;
+//! OOM reports and ladder progress in words move the ladder.
+
+use crate::dialogue::absorb::{Absorbed, OomEvent, open_or_result, record_jump, step_ladder};
+use crate::dialogue::facts::{Facts, Known};
+use crate::dialogue::ladder::{Action, Awaiting, Decision, RungStatus, record_result};
+use crate::dialogue::oom_turn::changed_facts;
+use crate::dialogue::session::Session;
+use crate::dialogue::thermal_turn::{Source, mentions_thermal};
+use crate::extract::approval::Answer;
+use crate::extract::intent::{Intent, Request, request, sentences, short_answer};
+use crate::extract::oom::{Rung, already_did, oom_report, phase_answer, step_result};
+use crate::extract::paths::paths_in;
+use crate::extract::slots::{Found, Slot, extract};
+use crate::extract::when::{date_time_in, mentions_start};
+use crate::knowledge::Knowledge;
+use jiff::Timestamp;
+use regex::Regex;
+use std::sync::LazyLock;
+
+static NO_FREE_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(can'?t|cannot|can not|unable to|no way to)\b.{0,30}\b(paste|run|get|give)\b.{0,30}\bfree\b|\bbox is idle\b|\bnothing else (?:is )?running\b",
+    )
+});
+
+/// Does this slot give a value different from what the run already has?
+fn conflicts(facts: &Facts, found: &Found) -> bool {
+    let mut probe = facts.clone();
+    let had = |f: &Facts| {
+        f.answered()
+            .iter()
+            .any(|(s, ..)| Some(*s) == slot_name(&found.slot))
+    };
+    had(facts) && probe.absorb(found, Timestamp::UNIX_EPOCH).is_some()
+}
+
+fn slot_name(slot: &Slot) -> Option<crate::dialogue::facts::SlotName> {
+    crate::dialogue::slot_table::slot_of(slot)
+}
+
+fn apply_approval(session: &mut Session, action: &Action, yes: bool, at: Timestamp) {
+    session.decisions.push(Decision {
+        action: action.clone(),
+        approved: yes,
+        at,
+    });
+    let Action::Rung(rung) = action else {
+        return;
+    };
+    if yes && *rung != Rung::Flush {
+        // The owner agreed to change the job; plan with the change from now on.
+        session.facts = changed_facts(&session.facts, *rung, at);
+    }
+    if let Some(ladder) = session.ladder.as_mut() {
+        if yes {
+            ladder.set(*rung, RungStatus::Applied);
+            ladder.awaiting = Awaiting::Result(*rung);
+        } else {
+            ladder.set(*rung, RungStatus::Declined);
+            ladder.awaiting = Awaiting::Nothing;
+        }
+    }
+}
+
+/// Adopt the what-if on the table: its slots become the run's.
+fn adopt(session: &mut Session, at: Timestamp, out: &mut Absorbed) {
+    let Some(what_if) = session.what_if.take() else {
+        out.nothing_to_adopt = true;
+        return;
+    };
+    for found in &what_if.value {
+        out.updates.extend(session.facts.absorb(found, at));
+    }
+    out.adopted = true;
+}
+
+fn answer_pending(
+    session: &mut Session,
+    ans: Answer,
+    at: Timestamp,
+    k: &Knowledge,
+    out: &mut Absorbed,
+) {
+    if let Some(action) = session.pending.take() {
+        apply_approval(session, &action, ans == Answer::Yes, at);
+        step_ladder(session, k);
+        out.approval = Some((action, ans));
+        return;
+    }
+    if let Some(ladder) = session.ladder.as_mut()
+        && ladder.awaiting == Awaiting::DidFlush
+    {
+        if ans == Answer::Yes {
+            ladder.set(
+                Rung::Flush,
+                RungStatus::OwnerDid("yes, flushed between runs".into()),
+            );
+        }
+        ladder.awaiting = Awaiting::Nothing;
+        step_ladder(session, k);
+        out.oom = Some(OomEvent::DidFlush(ans == Answer::Yes));
+        return;
+    }
+    if ans == Answer::Yes && session.what_if.is_some() {
+        adopt(session, at, out);
+        return;
+    }
+    if ans == Answer::No && session.what_if.take().is_some() {
+        return;
+    }
+    out.stray_answer = true;
+}
+
+/// Ladder progress in words: a result, a step taken early, the phase.
+fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Absorbed) -> bool {
+    let Some(ladder) = session.ladder.as_mut().filter(|l| l.active()) else {
+        return false;
+    };
+    if matches!(ladder.awaiting, Awaiting::Result(_))
+        && let Some(result) = step_result(text)
+            .or_else(|| oom_report(text).map(|_| crate::extract::oom::StepResult::StillOom))
+        && let Some(rung) = record_result(ladder, result)
+    {
+        // "still dies at step 40" also tells the phase.
+        if ladder.phase.is_none() {
+            ladder.phase = phase_answer(text);
+        }
+        out.oom = Some(OomEvent::Result(rung, result));
+        return true;
+    }
+    if ladder.phase.is_none()
+        && let Some(phase) = phase_answer(text)
+    {
+        ladder.phase = Some(phase);
+        out.oom = Some(OomEvent::PhaseSet);
+        return true;
+    }
+    if let Some(rung) = already_did(text) {
+        record_jump(session, rung, text, at);
+        out.oom = Some(OomEvent::Jumped(rung));
+        return true;
+    }
+    false
+}
+
+/// Fold the owner's words into the session.
+pub fn absorb_words(
+    session: &mut Session,
+    text: &str,
+    at: Timestamp,
+    k: &Knowledge,
+    out: &mut Absorbed,
+) {
+    out.words = Some(text.to_string());
+    if let Some(ans) = short_answer(text) {
+        answer_pending(session, ans, at, k, out);
+        return;
+    }
+    out.request = request(text);
+    match out.request {
+        Some(Request::Adopt) => {
+            adopt(session, at, out);
+            return;
+        }
+        Some(Request::NextStep) if session.ladder.as_ref().is_some_and(|l| l.active()) => {
+            out.oom = Some(OomEvent::Asked);
+            step_ladder(session, k);
+            return;
+        }
+        _ => {}
+    }
+
+    // The OOM ladder: a new report, or progress on the open one.
+    let ladder_open = session.ladder.as_ref().is_some_and(|l| l.active());
+    let moved = ladder_open && ladder_words(session, text, at, out);
+    if !moved && let Some(report) = oom_report(text) {
+        open_or_result(session, &report, at, out);
+    }
+
+    // Slots, sentence by sentence: statements change the run; questions and
+    // what-ifs change nothing they conflict with.
+    let mut hypothetical = Vec::new();
+    for sentence in sentences(text) {
+        for found in extract(&sentence.text, k) {
+            match &found.slot {
+                Slot::Solve(what) => out.solve = Some(*what),
+                Slot::TensorParallel => out.tensor_parallel = true,
+                Slot::UnknownModel(name) => out.unknown_model = Some(name.clone()),
+                _ if sentence.intent == Intent::WhatIf => hypothetical.push(found),
+                _ if sentence.intent == Intent::Question && conflicts(&session.facts, &found) => {
+                    hypothetical.push(found)
+                }
+                _ => out.updates.extend(session.facts.absorb(&found, at)),
+            }
+        }
+    }
+    if let Some(name) = &out.unknown_model {
+        session.unknown_model = Some(name.clone());
+    }
+    if !hypothetical.is_empty() {
+        session.what_if = Some(Known {
+            value: hypothetical.clone(),
+            words: text.trim().to_string(),
+            at,
+        });
+        out.what_if = hypothetical;
+    }
+    // "halved the batch" already changed the facts through the ladder.
+    if session
+        .ladder
+        .as_ref()
+        .is_some_and(|l| l.awaiting == Awaiting::Facts)
+        && !out.updates.is_empty()
+    {
+        out.oom.get_or_insert(OomEvent::FactsGiven);
+    }
+    if out.oom.is_some() {
+        step_ladder(session, k);
+    }
+    out.no_free_now = NO_FREE_NOW.is_match(text);
+    thermal_words(session, text, at, out);
+}
+
+/// Paths, a start time, or a thermal question in the owner's words.
+fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Absorbed) {
+    for path in paths_in(text) {
+        session.data_sources.push(Known {
+            value: Source::File(path.clone()),
+            words: path,
+            at,
+        });
+        out.thermal = true;
+    }
+    let awaiting_start = !session.data_sources.is_empty() && session.run_start.is_none();
+    if (mentions_start(text) || awaiting_start)
+        && let Some((stamp, words)) = date_time_in(
+            text,
+            i32::from(jiff::tz::TimeZone::UTC.to_datetime(at).year()),
+        )
+        && let Some(t) = crate::extract::thermal_csv::parse_time(&stamp)
+    {
+        session.run_start = Some(Known {
+            value: t,
+            words,
+            at,
+        });
+        out.thermal = true;
+    }
+    if mentions_thermal(text) && out.oom.is_none() {
+        out.thermal = true;
+    }
+}

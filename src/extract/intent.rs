@@ -1,0 +1,195 @@
+//! What the owner means by a turn of words, before any slot is read: a
+//! statement or correction changes the run; a question is answered and
+//! changes nothing it conflicts with; a what-if is planned beside the
+//! current run until adopted; a short yes/no answers what is pending.
+//!
+//! Intent is read per sentence, so "I already halved the batch and it still
+//! OOMs. Should I switch to bf16 LoRA?" is a report and then a question.
+
+use crate::extract::approval::{Answer, answer};
+use crate::extract::re;
+use regex::Regex;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// Says how the run is, or corrects it.
+    Statement,
+    /// Asks something; slots in it that differ from the run are hypothetical.
+    Question,
+    /// "what if …", "… instead": planned beside the run, adopted only on
+    /// the owner's word.
+    WhatIf,
+}
+
+/// A whole-turn request that needs no slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    /// "ok do that": adopt the what-if just shown.
+    Adopt,
+    /// "show the full plan", "plan", "does it fit?".
+    FullPlan,
+    /// "what do I do now?", "next step?".
+    NextStep,
+}
+
+/// One sentence of the owner's words and what it means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sentence {
+    pub text: String,
+    pub intent: Intent,
+}
+
+static WHAT_IF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(\bwhat if\b|\bwhat about\b|\bhow about\b|\bsuppose\b|\bsupposing\b|\binstead\b|\bif i (?:use|used|switch|switched|went|go|try|tried|drop|dropped|change|changed)\b|\bwould it fit (?:with|if|at)\b|\bswitch(?:ing)? to\b|\bcompare\b)",
+    )
+});
+static INTERROGATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:and\s+|so\s+|but\s+|ok(?:ay)?,?\s+)?(what|how|why|when|which|who|should|would|could|can|is|are|does|do|will|did|may|might|shall|isn't|doesn't|won't)\b",
+    )
+});
+static ADOPT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:ok(?:ay)?|yes|yeah|sure|fine|great|good|alright|perfect)[\s,!.]*)?(?:then\s+|let'?s\s+|please\s+|i'?ll\s+)?(?:do|use|go with|switch to|take|adopt|apply|keep|make it|make that)\s+(?:that|it|this|those|the what-?if|the new (?:one|plan)|the second(?: one)?)\b[\s.!]*(?:then|please)?[\s.!]*$",
+    )
+});
+static FULL_PLAN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:show|give|print|redo)\s+(?:me\s+)?)?(?:the\s+)?(?:full|whole|complete|entire)?\s*(?:plan|worksheet|breakdown|details|numbers)(?:\s+again)?\s*[.!?]*\s*$|^\s*(?:will|does|would) it fit\s*[?.!]*\s*$",
+    )
+});
+static NEXT_STEP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
+    )
+});
+static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[?!]+|\.\s+|\.$|\n+"));
+
+/// The turn split into sentences, each with its intent. A `.` inside a
+/// number ("Llama 3.1", "0.5") does not end a sentence.
+pub fn sentences(text: &str) -> Vec<Sentence> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for m in SENTENCE_END.find_iter(text) {
+        let piece = &text[start..m.end()];
+        start = m.end();
+        push_sentence(&mut out, piece);
+    }
+    push_sentence(&mut out, &text[start..]);
+    out
+}
+
+fn push_sentence(out: &mut Vec<Sentence>, piece: &str) {
+    let t = piece.trim();
+    if t.is_empty() {
+        return;
+    }
+    let intent = if WHAT_IF.is_match(t) {
+        Intent::WhatIf
+    } else if t.ends_with('?') || INTERROGATIVE.is_match(t) {
+        Intent::Question
+    } else {
+        Intent::Statement
+    };
+    out.push(Sentence {
+        text: t.to_string(),
+        intent,
+    });
+}
+
+/// A short typed yes or no (never inside a paste).
+pub fn short_answer(text: &str) -> Option<Answer> {
+    if ADOPT.is_match(text) {
+        return None;
+    }
+    answer(text)
+}
+
+/// A whole-turn request, when the turn is one.
+pub fn request(text: &str) -> Option<Request> {
+    let t = text.trim();
+    if t.contains('\n') || t.chars().count() > 80 {
+        return None;
+    }
+    if ADOPT.is_match(t) {
+        Some(Request::Adopt)
+    } else if FULL_PLAN.is_match(t) {
+        Some(Request::FullPlan)
+    } else if NEXT_STEP.is_match(t) {
+        Some(Request::NextStep)
+    } else {
+        None
+    }
+}
+
+/// Any sentence that asks or supposes rather than states.
+pub fn asks(text: &str) -> bool {
+    sentences(text)
+        .iter()
+        .any(|s| s.intent != Intent::Statement)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intents(text: &str) -> Vec<Intent> {
+        sentences(text).into_iter().map(|s| s.intent).collect()
+    }
+
+    #[test]
+    fn a_report_then_a_question() {
+        assert_eq!(
+            intents("I already halved the batch and it still OOMs. Should I switch to bf16 LoRA?"),
+            vec![Intent::Statement, Intent::WhatIf]
+        );
+        assert_eq!(
+            intents("should I switch to plain bf16 LoRA, would it be faster?"),
+            vec![Intent::WhatIf]
+        );
+    }
+
+    #[test]
+    fn versions_and_decimals_do_not_split() {
+        assert_eq!(
+            sentences("QLoRA on Llama 3.1 70B, batch 1, packing 2048").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn what_ifs_questions_and_statements() {
+        assert_eq!(
+            intents("what if I use the 8-bit adam optimizer instead?"),
+            vec![Intent::WhatIf]
+        );
+        assert_eq!(
+            intents("and what about Falcon-H1 34B?"),
+            vec![Intent::WhatIf]
+        );
+        assert_eq!(
+            intents("would a LoRA of Mistral 7B fit? bf16, batch 8, packing 4096"),
+            vec![Intent::Question, Intent::Statement]
+        );
+        assert_eq!(intents("actually packing 8192"), vec![Intent::Statement]);
+        assert_eq!(
+            intents("what does gpu-memory-utilization actually do for vllm?"),
+            vec![Intent::Question]
+        );
+    }
+
+    #[test]
+    fn requests() {
+        assert_eq!(request("ok do that"), Some(Request::Adopt));
+        assert_eq!(request("Let's do that."), Some(Request::Adopt));
+        assert_eq!(request("show the full plan"), Some(Request::FullPlan));
+        assert_eq!(request("plan"), Some(Request::FullPlan));
+        assert_eq!(request("ok what do I do"), Some(Request::NextStep));
+        assert_eq!(request("next step?"), Some(Request::NextStep));
+        assert_eq!(request("batch 2"), None);
+        assert_eq!(short_answer("ok do that"), None);
+        assert_eq!(short_answer("yes"), Some(Answer::Yes));
+    }
+}

@@ -1,0 +1,114 @@
+//! File paths the owner types: absolute, relative, `~/`, or a bare file
+//! name with a log or data extension. A Hugging Face id (`org/model`) is
+//! not a path, and neither is a URL.
+
+use crate::extract::reading::{ReadProblem, Reader, Reading};
+
+const EXTENSIONS: [&str; 9] = [
+    ".csv", ".log", ".txt", ".out", ".jsonl", ".json", ".yaml", ".yml", ".err",
+];
+/// Words that may stand beside paths in a turn that is only paths.
+const GLUE: [&str; 8] = ["and", "here", "here:", "the", "log", "logs", "files", "&"];
+
+fn trimmed(token: &str) -> &str {
+    token
+        .trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '(' | ')' | '<' | '>'))
+        .trim_end_matches(['.', ',', ';', ':', '?', '!'])
+}
+
+/// Is this one token a file path?
+pub fn is_path(token: &str) -> bool {
+    let t = trimmed(token);
+    if t.len() < 2 || t.contains("://") || t.chars().any(char::is_control) {
+        return false;
+    }
+    let rooted =
+        t.starts_with('/') && t.len() > 1 && t[1..].contains(|c: char| c.is_alphanumeric());
+    let relative = t.starts_with("~/") || t.starts_with("./") || t.starts_with("../");
+    let named = EXTENSIONS
+        .iter()
+        .any(|e| t.to_ascii_lowercase().ends_with(e) && t.len() > e.len())
+        && !t.contains(' ');
+    // `10/1000` is a progress count, not a path.
+    let fraction = t.split('/').all(|p| p.chars().all(|c| c.is_ascii_digit()));
+    (rooted || relative || named) && !fraction
+}
+
+/// Every path in the text, in order.
+pub fn paths_in(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter(|t| is_path(t))
+        .map(|t| trimmed(t).to_string())
+        .collect()
+}
+
+/// True when the turn is paths and nothing else worth reading.
+pub fn only_paths(text: &str) -> bool {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    !tokens.is_empty()
+        && tokens.iter().any(|t| is_path(t))
+        && tokens
+            .iter()
+            .all(|t| is_path(t) || GLUE.contains(&t.to_ascii_lowercase().as_str()))
+}
+
+/// The registry's reader for a turn that is only file paths.
+pub struct TypedPaths;
+
+impl Reader for TypedPaths {
+    fn kind(&self) -> &'static str {
+        "file paths"
+    }
+    fn claims(&self, text: &str) -> bool {
+        text.lines().filter(|l| !l.trim().is_empty()).count() <= 4 && only_paths(text)
+    }
+    fn read(&self, text: &str) -> Result<Reading, ReadProblem> {
+        Ok(Reading::Paths(paths_in(text)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_of_every_kind() {
+        for p in [
+            "/home/owner/runs/sft-0412/thermal.log",
+            "~/runs/train.log",
+            "./thermal.csv",
+            "../logs/out.txt",
+            "train.log",
+            "runs/a/thermal.csv,",
+        ] {
+            assert!(is_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn ids_urls_counts_and_commands_are_not_paths() {
+        for p in [
+            "google/gemma-2-9b-it",
+            "unsloth/Meta-Llama-3.1-70B-bnb-4bit",
+            "https://example.com/a.log",
+            "10/1000",
+            "/",
+            "batch",
+        ] {
+            assert!(!is_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_turn_of_paths_and_a_turn_of_words() {
+        assert!(only_paths("/home/owner/runs/sft-0412/train.log"));
+        assert!(only_paths("train.log and thermal.csv"));
+        assert!(!only_paths(
+            "my log is at ~/runs/train.log, is it throttling?"
+        ));
+        assert_eq!(
+            paths_in("my log is at ~/runs/train.log, is it throttling?"),
+            vec!["~/runs/train.log"]
+        );
+    }
+}

@@ -1,0 +1,512 @@
+//! Reads a pasted trainer config (LLaMA-Factory, axolotl or torchtune YAML,
+//! or TRL/transformers `key=value` / `--key value`) into the settings that
+//! size a run.
+//!
+//! No YAML parser: leaf `key: value` lines are read at any depth with their
+//! parent section, which is all these flat-ish configs need.
+
+use crate::extract::re;
+use regex::Regex;
+use serde::Serialize;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct TrainerConfig {
+    /// "LLaMA-Factory", "axolotl", "torchtune" or "TRL/transformers".
+    pub framework: Option<&'static str>,
+    pub model_id: Option<String>,
+    /// "full", "lora" or "qlora".
+    pub method: Option<&'static str>,
+    /// 4 or 8 when the base weights are loaded quantized.
+    pub load_bits: Option<u8>,
+    pub batch: Option<u64>,
+    /// Tokens per sequence.
+    pub pack: Option<u64>,
+    pub grad_accum: Option<u64>,
+    pub lora_rank: Option<u64>,
+    /// As written ("all", "q_proj,v_proj"); "all-linear" for axolotl's
+    /// `lora_target_linear: true`.
+    pub lora_targets: Option<String>,
+    /// "bf16", "fp16" or "fp32".
+    pub dtype: Option<&'static str>,
+    pub optimizer: Option<String>,
+    pub gradient_checkpointing: Option<bool>,
+    pub eval_batch: Option<u64>,
+    /// Every pair read, in order; nested YAML keys are dotted ("model.lora_rank").
+    pub keys: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TrainerConfigError {
+    #[error(
+        "none of the {read} settings in what you pasted is one I know (model, batch size, sequence length, LoRA)"
+    )]
+    NothingKnown { read: usize },
+}
+
+impl TrainerConfigError {
+    /// What to paste instead, for the owner.
+    pub fn hint(&self) -> &'static str {
+        "Paste the training config itself: the LLaMA-Factory, axolotl or torchtune YAML file, or the TrainingArguments/SFTConfig call or command line, with the model, batch size, sequence length and LoRA lines."
+    }
+}
+
+/// Keys that count as trainer settings, for recognising a paste
+/// (space-separated to keep the list short).
+const KNOWN: &str = "model_name_or_path base_model model_id model pretrained_model_name_or_path \
+    finetuning_type adapter peft use_peft load_in_4bit load_in_8bit \
+    quantization_bit per_device_train_batch_size micro_batch_size batch_size \
+    cutoff_len max_seq_length max_length sequence_len max_seq_len seq_length \
+    gradient_accumulation_steps lora_rank lora_r lora_target lora_target_modules \
+    target_modules lora_attn_modules lora_target_linear bf16 fp16 dtype torch_dtype \
+    optim optimizer gradient_checkpointing enable_activation_checkpointing \
+    per_device_eval_batch_size _component_";
+
+/// `key: value` or `key:` (a section or a list follows); indent kept.
+static YAML: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(\s*)([A-Za-z_][\w.-]*)\s*:(?:\s+(.*?))?\s*$"));
+/// `key=value` inside a Python call; lists and quoted strings kept whole,
+/// and `args = SFTConfig(` stops at the `(` so the call's own pairs are read.
+static CALL: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"([A-Za-z_]\w*)\s*=\s*("[^"]*"|'[^']*'|\[[^\]]*\]|[^,\s()\[\]]+)"#));
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Form {
+    Yaml,
+    Call,
+    Cli,
+}
+
+struct Pair {
+    path: String,
+    leaf: String,
+    parent: Option<String>,
+    value: String,
+    quoted: bool,
+    form: Form,
+}
+
+/// Strips quotes; `['q_proj', 'v_proj']` becomes `q_proj,v_proj`.
+fn clean(value: &str) -> (String, bool) {
+    let v = value.trim();
+    let unquote = |s: &str| s.trim().trim_matches(['"', '\'']).to_string();
+    if let Some(list) = v.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+        let items: Vec<String> = list
+            .split(',')
+            .map(unquote)
+            .filter(|s| !s.is_empty())
+            .collect();
+        return (items.join(","), false);
+    }
+    let quoted = v.len() >= 2 && (v.starts_with('"') || v.starts_with('\''));
+    (unquote(v), quoted)
+}
+
+fn strip_comment(line: &str) -> &str {
+    if line.trim_start().starts_with('#') {
+        return "";
+    }
+    line.find(" #").map_or(line, |i| &line[..i])
+}
+
+fn push(
+    pairs: &mut Vec<Pair>,
+    path: String,
+    leaf: &str,
+    parent: Option<String>,
+    raw: &str,
+    form: Form,
+) {
+    let (value, quoted) = clean(raw);
+    let leaf = leaf.replace('-', "_");
+    pairs.push(Pair {
+        path,
+        leaf,
+        parent,
+        value,
+        quoted,
+        form,
+    });
+}
+
+fn read_pairs(text: &str) -> Vec<Pair> {
+    let mut pairs: Vec<Pair> = Vec::new();
+    // Open YAML sections: (indent, key, index of its pair for list items).
+    let mut stack: Vec<(usize, String, usize)> = Vec::new();
+    for line in text.lines().map(strip_comment) {
+        let item = line.trim_start().strip_prefix("- ").map(str::trim);
+        if let Some(item) = item {
+            // A scalar list item belongs to the section above; `- key: v` is skipped.
+            if let Some(&(_, _, at)) = stack.last().filter(|_| !YAML.is_match(item)) {
+                let p = &mut pairs[at];
+                p.value = if p.value.is_empty() {
+                    clean(item).0
+                } else {
+                    format!("{},{}", p.value, clean(item).0)
+                };
+            }
+        } else if let Some(c) = YAML.captures(line) {
+            let indent = c[1].len();
+            while stack.last().is_some_and(|s| s.0 >= indent) {
+                stack.pop();
+            }
+            let key = c[2].to_string();
+            let parent = stack.last().map(|s| s.1.clone());
+            let path = parent
+                .as_ref()
+                .map_or(key.clone(), |p| format!("{p}.{key}"));
+            let raw = c.get(3).map_or("", |m| m.as_str());
+            if raw.is_empty() {
+                stack.push((indent, path.clone(), pairs.len()));
+            }
+            let parent = parent.map(|p| p.rsplit('.').next().unwrap_or("").to_string());
+            push(&mut pairs, path, &key, parent, raw, Form::Yaml);
+        } else if line.contains("--") {
+            let tokens: Vec<&str> = line.split_whitespace().filter(|t| *t != "\\").collect();
+            for (i, t) in tokens.iter().enumerate() {
+                let (key, value) = match t.strip_prefix("--") {
+                    Some(k) if k.contains('=') => k.split_once('=').unwrap_or((k, "")),
+                    Some(k) => match tokens.get(i + 1).filter(|n| !n.starts_with("--")) {
+                        Some(v) => (k, *v),
+                        None => (k, "true"), // a bare flag: `--bf16`
+                    },
+                    None => match t.split_once('=') {
+                        Some((k, v))
+                            if k.chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == '.') =>
+                        {
+                            (k, v)
+                        }
+                        _ => continue,
+                    },
+                };
+                push(
+                    &mut pairs,
+                    key.replace('-', "_"),
+                    key,
+                    None,
+                    value,
+                    Form::Cli,
+                );
+            }
+        } else {
+            for c in CALL.captures_iter(line) {
+                push(&mut pairs, c[1].to_string(), &c[1], None, &c[2], Form::Call);
+            }
+        }
+    }
+    pairs.retain(|p| !p.value.is_empty());
+    pairs
+}
+
+fn is_known(p: &Pair) -> bool {
+    KNOWN.split_whitespace().any(|k| k == p.leaf) || p.form != Form::Yaml && p.leaf == "r"
+}
+
+/// True for at least 3 YAML `key: value` lines with 2 known keys, or 2
+/// known keys written `key=value` / `--key value`.
+pub fn looks_like_trainer_config(text: &str) -> bool {
+    // A `ps` line of a running trainer carries flags but is not a config paste.
+    if crate::extract::ps::looks_like_ps(text) {
+        return false;
+    }
+    let pairs = read_pairs(text);
+    let yaml = pairs.iter().filter(|p| p.form == Form::Yaml);
+    let known_yaml = yaml.clone().filter(|p| is_known(p)).count();
+    let known_other = pairs
+        .iter()
+        .filter(|p| p.form != Form::Yaml && is_known(p))
+        .count();
+    // key=value pairs inside a sentence are the owner's words (read by the
+    // slot extractor with the rest of the line); only code-shaped pastes
+    // (`SFTConfig(…)`, `--flag value`, several lines) are a config.
+    let code_shaped =
+        text.lines().filter(|l| !l.trim().is_empty()).count() >= 3 || CODE_START.is_match(text);
+    (yaml.count() >= 3 && known_yaml >= 2) || (known_other >= 2 && code_shaped)
+}
+
+static CODE_START: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"^\s*(?:[A-Za-z_][\w.]*\s*\(|--[a-z_]+|[a-z_]+\s*=)")
+});
+
+fn boolean(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn dtype_of(v: &str) -> Option<&'static str> {
+    match v.to_ascii_lowercase().trim_start_matches("torch.") {
+        "bf16" | "bfloat16" => Some("bf16"),
+        "fp16" | "float16" | "half" => Some("fp16"),
+        "fp32" | "float32" | "float" => Some("fp32"),
+        _ => None,
+    }
+}
+
+fn set<T>(slot: &mut Option<T>, value: Option<T>) {
+    if slot.is_none() {
+        *slot = value;
+    }
+}
+
+pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigError> {
+    let pairs = read_pairs(text);
+    if !pairs.iter().any(is_known) {
+        return Err(TrainerConfigError::NothingKnown { read: pairs.len() });
+    }
+    let mut c = TrainerConfig::default();
+    let (mut lora, mut qlora, mut full, mut to_qlora) = (false, false, false, false);
+    for p in &pairs {
+        let v = p.value.as_str();
+        let num = || v.replace('_', "").parse::<u64>().ok();
+        let on = boolean(v) == Some(true);
+        let parent = p.parent.as_deref();
+        match p.leaf.as_str() {
+            "model_name_or_path"
+            | "base_model"
+            | "model_id"
+            | "model"
+            | "pretrained_model_name_or_path"
+                // `model=model` in a Python call names a variable, not a model.
+                if p.form != Form::Call || p.quoted =>
+            {
+                set(&mut c.model_id, Some(v.to_string()));
+            }
+            "_component_" if parent == Some("model") => {
+                // torchtune.models.llama3_1.qlora_llama3_1_8b
+                let last = v.rsplit('.').next().unwrap_or(v);
+                let (id, method) = match (last.strip_prefix("qlora_"), last.strip_prefix("lora_")) {
+                    (Some(id), _) => (id, &mut qlora),
+                    (_, Some(id)) => (id, &mut lora),
+                    _ => (last, &mut full),
+                };
+                *method = true;
+                set(&mut c.model_id, Some(id.to_string()));
+            }
+            "_component_" if parent == Some("optimizer") => {
+                set(&mut c.optimizer, v.rsplit('.').next().map(str::to_string));
+            }
+            "finetuning_type" => match v {
+                "lora" => lora = true,
+                "full" | "freeze" => full = true,
+                _ => {}
+            },
+            "adapter" => match v {
+                "lora" => lora = true,
+                "qlora" => qlora = true,
+                _ => {}
+            },
+            "peft" | "use_peft" if on => lora = true,
+            "load_in_4bit" if on => (c.load_bits, to_qlora) = (Some(4), true),
+            "load_in_8bit" if on => set(&mut c.load_bits, Some(8)),
+            "quantization_bit" => set(
+                &mut c.load_bits,
+                num().filter(|b| *b == 4 || *b == 8).map(|b| b as u8),
+            ),
+            "per_device_train_batch_size" | "micro_batch_size" | "batch_size" => {
+                set(&mut c.batch, num())
+            }
+            "cutoff_len" | "max_seq_length" | "max_length" | "sequence_len" | "max_seq_len"
+            | "seq_length" => set(&mut c.pack, num()),
+            "gradient_accumulation_steps" => set(&mut c.grad_accum, num()),
+            "lora_rank" | "lora_r" => set(&mut c.lora_rank, num()),
+            "r" if p.form != Form::Yaml => set(&mut c.lora_rank, num()),
+            "rank" if parent.is_some() || p.form != Form::Yaml => set(&mut c.lora_rank, num()),
+            "lora_target" | "lora_target_modules" | "target_modules" | "lora_attn_modules" => {
+                set(&mut c.lora_targets, Some(v.to_string()))
+            }
+            // Targets every linear layer, whatever modules are also listed.
+            "lora_target_linear" if on => c.lora_targets = Some("all-linear".to_string()),
+            "bf16" if on || v == "auto" => set(&mut c.dtype, Some("bf16")),
+            "fp16" if on => set(&mut c.dtype, Some("fp16")),
+            "dtype" | "torch_dtype" => set(&mut c.dtype, dtype_of(v)),
+            "optim" | "optimizer" => set(&mut c.optimizer, Some(v.to_string())),
+            "gradient_checkpointing" | "enable_activation_checkpointing" => {
+                // axolotl also takes `unsloth` for its offloaded variant.
+                set(
+                    &mut c.gradient_checkpointing,
+                    boolean(v).or(Some(v == "unsloth")),
+                )
+            }
+            "per_device_eval_batch_size" => set(&mut c.eval_batch, num()),
+            _ => {}
+        }
+    }
+    c.method = if qlora || lora && to_qlora {
+        Some("qlora")
+    } else if lora {
+        Some("lora")
+    } else if full {
+        Some("full")
+    } else {
+        None
+    };
+    let has = |keys: &[&str]| pairs.iter().any(|p| keys.contains(&p.leaf.as_str()));
+    let torchtune =
+        has(&["_component_"]) || pairs.iter().any(|p| p.value.starts_with("torchtune."));
+    // Most specific first: LLaMA-Factory and axolotl also use HF key names.
+    c.framework = if torchtune {
+        Some("torchtune")
+    } else if has(&["finetuning_type", "cutoff_len", "lora_target"]) {
+        Some("LLaMA-Factory")
+    } else if has(&["base_model", "adapter", "sequence_len", "micro_batch_size"]) {
+        Some("axolotl")
+    } else if has(&["per_device_train_batch_size", "max_seq_length"]) {
+        Some("TRL/transformers")
+    } else {
+        None
+    };
+    c.keys = pairs.into_iter().map(|p| (p.path, p.value)).collect();
+    Ok(c)
+}
+
+/// The registry's reader for a trainer config.
+pub struct TrainerConfigPaste;
+
+impl crate::extract::reading::Reader for TrainerConfigPaste {
+    fn kind(&self) -> &'static str {
+        "a trainer config"
+    }
+    fn claims(&self, text: &str) -> bool {
+        looks_like_trainer_config(text)
+    }
+    fn read(
+        &self,
+        text: &str,
+    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        use crate::extract::reading::Reading;
+        parse_trainer_config(text)
+            .map(Reading::TrainerConfig)
+            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LLAMA_FACTORY: &str = "model_name_or_path: Qwen/Qwen2.5-32B-Instruct\nstage: sft\nfinetuning_type: lora\nlora_rank: 16\nlora_target: all\nquantization_bit: 4\ncutoff_len: 2048\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 16\nbf16: true\n";
+
+    const AXOLOTL: &str = "base_model: NousResearch/Meta-Llama-3.1-8B  # the base\nload_in_4bit: true\nadapter: qlora\nsequence_len: 4096\nmicro_batch_size: 2\nlora_r: 32\nlora_target_linear: true\nlora_target_modules:\n  - q_proj\n  - v_proj\ndatasets:\n  - path: mhenrichsen/alpaca_2k_test\n    type: alpaca\noptimizer: paged_adamw_8bit\nbf16: auto\ngradient_checkpointing: true\n";
+
+    const TORCHTUNE: &str = "# Config for single device QLoRA\nmodel:\n  _component_: torchtune.models.llama3_1.qlora_llama3_1_8b\n  lora_attn_modules: ['q_proj', 'v_proj', 'output_proj']\n  lora_rank: 8\n\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/Meta-Llama-3.1-8B-Instruct/original/tokenizer.model\n  max_seq_len: null\n\nbatch_size: 4\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\ndtype: bf16\nenable_activation_checkpointing: True\n";
+
+    #[test]
+    fn llama_factory_yaml() {
+        assert!(looks_like_trainer_config(LLAMA_FACTORY));
+        let c = parse_trainer_config(LLAMA_FACTORY).unwrap();
+        assert_eq!(c.framework, Some("LLaMA-Factory"));
+        assert_eq!(c.model_id.as_deref(), Some("Qwen/Qwen2.5-32B-Instruct"));
+        assert_eq!((c.method, c.load_bits), (Some("lora"), Some(4)));
+        assert_eq!(
+            (c.lora_rank, c.lora_targets.as_deref()),
+            (Some(16), Some("all"))
+        );
+        assert_eq!(
+            (c.pack, c.batch, c.grad_accum),
+            (Some(2048), Some(1), Some(16))
+        );
+        assert_eq!(c.dtype, Some("bf16"));
+        assert_eq!(c.keys.len(), 10);
+        assert_eq!(c.keys[1], ("stage".to_string(), "sft".to_string()));
+    }
+
+    #[test]
+    fn axolotl_yaml_with_lists_and_comments() {
+        assert!(looks_like_trainer_config(AXOLOTL));
+        let c = parse_trainer_config(AXOLOTL).unwrap();
+        assert_eq!(c.framework, Some("axolotl"));
+        assert_eq!(
+            c.model_id.as_deref(),
+            Some("NousResearch/Meta-Llama-3.1-8B")
+        );
+        assert_eq!((c.method, c.load_bits), (Some("qlora"), Some(4)));
+        assert_eq!(
+            (c.pack, c.batch, c.lora_rank),
+            (Some(4096), Some(2), Some(32))
+        );
+        assert_eq!(c.lora_targets.as_deref(), Some("all-linear"));
+        assert_eq!(c.optimizer.as_deref(), Some("paged_adamw_8bit"));
+        assert_eq!(
+            (c.dtype, c.gradient_checkpointing),
+            (Some("bf16"), Some(true))
+        );
+        let modules = (
+            "lora_target_modules".to_string(),
+            "q_proj,v_proj".to_string(),
+        );
+        assert!(c.keys.contains(&modules));
+        assert!(
+            c.keys
+                .iter()
+                .any(|(k, v)| k == "datasets.type" && v == "alpaca")
+        );
+    }
+
+    #[test]
+    fn torchtune_yaml_with_components() {
+        assert!(looks_like_trainer_config(TORCHTUNE));
+        let c = parse_trainer_config(TORCHTUNE).unwrap();
+        assert_eq!(c.framework, Some("torchtune"));
+        assert_eq!(c.model_id.as_deref(), Some("llama3_1_8b"));
+        assert_eq!(
+            (c.method, c.lora_rank, c.batch),
+            (Some("qlora"), Some(8), Some(4))
+        );
+        assert_eq!(c.lora_targets.as_deref(), Some("q_proj,v_proj,output_proj"));
+        assert_eq!(c.optimizer.as_deref(), Some("AdamW"));
+        assert_eq!(
+            (c.dtype, c.gradient_checkpointing),
+            (Some("bf16"), Some(true))
+        );
+        assert_eq!(c.pack, None);
+        assert!(c.keys.iter().any(|(k, _)| k == "tokenizer.path"));
+    }
+
+    #[test]
+    fn trl_call_and_command_line() {
+        let call = r#"SFTConfig(per_device_train_batch_size=4, max_seq_length=2048, bf16=True, gradient_accumulation_steps=8, optim="adamw_8bit")"#;
+        assert!(looks_like_trainer_config(call));
+        let c = parse_trainer_config(call).unwrap();
+        assert_eq!(c.framework, Some("TRL/transformers"));
+        assert_eq!(
+            (c.batch, c.pack, c.grad_accum),
+            (Some(4), Some(2048), Some(8))
+        );
+        assert_eq!(
+            (c.dtype, c.optimizer.as_deref()),
+            (Some("bf16"), Some("adamw_8bit"))
+        );
+        let lora = "trainer = SFTTrainer(model=model, args=args)\nLoraConfig(r=16, target_modules=[\"q_proj\", \"v_proj\"])";
+        let c = parse_trainer_config(lora).unwrap();
+        assert_eq!((c.model_id, c.lora_rank), (None, Some(16)));
+        assert_eq!(c.lora_targets.as_deref(), Some("q_proj,v_proj"));
+        let cli = "python -m trl sft --model_name_or_path Qwen/Qwen2.5-7B \\\n  --use_peft --per_device_train_batch_size 2 --bf16";
+        let c = parse_trainer_config(cli).unwrap();
+        assert_eq!(
+            (c.method, c.batch, c.dtype),
+            (Some("lora"), Some(2), Some("bf16"))
+        );
+        assert_eq!(c.model_id.as_deref(), Some("Qwen/Qwen2.5-7B"));
+    }
+
+    #[test]
+    fn chat_free_and_ps_are_not_configs() {
+        let chat = "LoRA on Qwen2.5 7B, batch 2";
+        assert!(!looks_like_trainer_config(chat));
+        assert_eq!(
+            parse_trainer_config(chat),
+            Err(TrainerConfigError::NothingKnown { read: 0 })
+        );
+        let free = "               total        used        free      shared  buff/cache   available\nMem:             119           4          80           0          35         115\nSwap:             15           0          15\n";
+        assert!(!looks_like_trainer_config(free));
+        assert!(parse_trainer_config(free).is_err());
+        let ps = "owner     413388 99.1  6.2 61232004 8123312 pts/3 Rl+ 14:05  20:41 /home/owner/venv/bin/python3 -m trl sft --model_name_or_path Qwen/Qwen2.5-7B --use_peft --per_device_train_batch_size 2";
+        assert!(!looks_like_trainer_config(ps));
+        let vllm = "owner 412233 3.1 1.2 48211320 1598232 pts/2 Sl+ 14:02 0:41 /usr/bin/python3 /usr/bin/vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.5";
+        assert!(!looks_like_trainer_config(vllm));
+    }
+}

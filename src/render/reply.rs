@@ -1,0 +1,132 @@
+//! A reply's typed blocks as markdown, and the structured facts stored with
+//! it. The only place a dialogue reply becomes text.
+
+use crate::calc::units::show_centi;
+use crate::knowledge::Knowledge;
+use crate::render::chart::{Glyphs, chart};
+use crate::render::plan_json::plan_json;
+use crate::render::plan_md::render_plan;
+use crate::render::procs::procs_markdown;
+use crate::render::thermal_md::thermal_markdown;
+use crate::reply::{Block, PlanSummary, Reply};
+use std::fmt::Write;
+
+/// The whole reply as markdown, blocks separated by blank lines.
+pub fn markdown(reply: &Reply) -> String {
+    let k = Knowledge::embedded();
+    let parts: Vec<String> = reply
+        .blocks
+        .iter()
+        .map(|b| block(b, k))
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    parts.join("\n\n").trim_end().to_string()
+}
+
+fn block(b: &Block, k: &Knowledge) -> String {
+    match b {
+        Block::Text(t) => t.trim_end().to_string(),
+        Block::List(items) => items
+            .iter()
+            .map(|i| format!("- {i}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Block::Code(c) => format!("```\n{}\n```", c.trim_end()),
+        Block::Plan(v) => render_plan(&v.plan, &v.inputs).trim_end().to_string(),
+        Block::PlanChange(c) => {
+            let mut md = format!("Changed: {}.\n\n", c.changes.join(", "));
+            let _ = write!(
+                md,
+                "- before: {}\n- now: {}\n\nThe full worksheet is one request away: say \"full plan\".",
+                summary(&c.before),
+                summary(&c.after)
+            );
+            md
+        }
+        Block::WhatIf(w) => format!(
+            "What if {} — side by side, nothing changed yet:\n\n- your run as it is: {}\n- what if: {}\n\nSay \"ok, do that\" to adopt it; anything else keeps the run as it is.",
+            w.changes.join(", "),
+            summary(&w.current),
+            summary(&w.hypothetical)
+        ),
+        Block::Pool(p) => procs_markdown(&p.report, &p.need_source),
+        Block::Thermal(t) => {
+            let mut md = thermal_markdown(&t.analysis, k);
+            if t.analysis.insufficient.is_empty() {
+                let _ = write!(
+                    md,
+                    "\n```\n{}\n```",
+                    chart(&t.thermal, &t.train, &t.analysis, 72, Glyphs::Unicode)
+                );
+            }
+            md
+        }
+    }
+}
+
+/// "Llama 3.1 8B LoRA: peak 20.43 GB (training step) against the 119.48 GB
+/// budget: **fits**".
+fn summary(s: &PlanSummary) -> String {
+    let pct = if s.budget_centi_gb > 0 {
+        format!(
+            ", {:.1} % of it",
+            s.peak_centi_gb as f64 * 100.0 / s.budget_centi_gb as f64
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{}: peak {} GB ({} binds) against the {} GB budget{}{pct}: **{}**",
+        s.title,
+        show_centi(s.peak_centi_gb),
+        s.binding,
+        show_centi(s.budget_centi_gb),
+        if s.nominal_budget {
+            " (an idle Spark's, no `free -g` yet)"
+        } else {
+            ""
+        },
+        s.verdict.label()
+    )
+}
+
+/// The structured facts kept in the transcript beside the text: the plan
+/// as JSON when the reply has one.
+pub fn facts(reply: &Reply) -> serde_json::Value {
+    reply.plan().map_or(serde_json::Value::Null, plan_json)
+}
+
+/// A reply as shown and stored: its markdown with the figures a phrasing
+/// model must keep (the guard's reference) and the structured facts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    pub kind: crate::reply::ReplyKind,
+    pub markdown: String,
+    pub commands: Vec<String>,
+    pub verdict: Option<crate::calc::verdict::Verdict>,
+    pub facts: serde_json::Value,
+}
+
+impl Shown {
+    /// Text with nothing else: status, help, a problem.
+    pub fn text(markdown: impl Into<String>) -> Shown {
+        Shown {
+            kind: crate::reply::ReplyKind::Info,
+            markdown: markdown.into(),
+            commands: Vec::new(),
+            verdict: None,
+            facts: serde_json::Value::Null,
+        }
+    }
+}
+
+/// Render a reply once, at the edge.
+pub fn show(reply: &Reply) -> Shown {
+    Shown {
+        kind: reply.kind,
+        markdown: markdown(reply),
+        commands: reply.commands.clone(),
+        verdict: reply.verdict,
+        facts: facts(reply),
+    }
+}

@@ -109,6 +109,9 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
     let coexist = k.spark("coexisting server cap").value;
     let need_centi = need_bytes.map(centi_gb_up);
     let has_vllm_server = processes.iter().any(|p| p.kind == ProcessKind::Vllm);
+    let has_ollama_runner = processes
+        .iter()
+        .any(|p| p.kind == ProcessKind::OllamaRunner);
 
     // Capped servers, smallest cap first: keep them while the caps and the
     // run fit the pool.
@@ -157,6 +160,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                         plain(near)
                     ),
                     None if v.process.kind == ProcessKind::Trainer => "an uncapped trainer is a heavy job: stop it before yours (if it is the run you are planning, it is the one to keep)".to_string(),
+                    None if v.process.kind == ProcessKind::OllamaServer && !has_ollama_runner => "no model is loaded (no Ollama runner in the listing), so it holds little now; but it loads a model with no cap on the next request, so stop it, or make sure nothing calls it, before a long or full-pool run (`ollama ps` shows what it has loaded)".to_string(),
                     None => "uncapped: it can grow into the memory your run needs and evict its pages silently, so stop it before a long or full-pool run".to_string(),
                 },
             ),

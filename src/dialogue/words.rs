@@ -183,6 +183,10 @@ pub fn absorb_words(
     // Slots, sentence by sentence: statements change the run; questions and
     // what-ifs change nothing they conflict with.
     let mut hypothetical = Vec::new();
+    // While the run is still being described, a question like "would a LoRA
+    // of Mistral 7B fit?" describes it; once the run is complete, every
+    // setting in a question is hypothetical.
+    let describing = !crate::dialogue::plan_turn::missing(&session.facts).is_empty();
     for sentence in sentences(text) {
         for found in extract(&sentence.text, k) {
             match &found.slot {
@@ -190,7 +194,9 @@ pub fn absorb_words(
                 Slot::TensorParallel => out.tensor_parallel = true,
                 Slot::UnknownModel(name) => out.unknown_model = Some(name.clone()),
                 _ if sentence.intent == Intent::WhatIf => hypothetical.push(found),
-                _ if sentence.intent == Intent::Question && conflicts(&session.facts, &found) => {
+                _ if sentence.intent == Intent::Question
+                    && (!describing || conflicts(&session.facts, &found)) =>
+                {
                     hypothetical.push(found)
                 }
                 _ => out.updates.extend(session.facts.absorb(&found, at)),

@@ -1,7 +1,9 @@
 //! One integration-test binary (fast links on a 2-core machine), one module
 //! per behaviour a user sees.
 
+mod conversations;
 mod dialogue;
+mod layering;
 mod llm;
 mod llm_server;
 mod no_spawn;

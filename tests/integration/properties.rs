@@ -165,3 +165,50 @@ proptest! {
         }
     }
 }
+
+mod questions_change_nothing {
+    use headroom::dialogue::engine::respond;
+    use headroom::dialogue::session::Session;
+    use headroom::knowledge::Knowledge;
+    use proptest::prelude::*;
+
+    fn question() -> impl Strategy<Value = String> {
+        let lead = prop::sample::select(vec![
+            "should I switch to",
+            "would it be faster with",
+            "what if I used",
+            "what about",
+            "could I try",
+            "is it better with",
+        ]);
+        let change = prop::sample::select(vec![
+            "bf16 LoRA",
+            "full fine-tune",
+            "QLoRA",
+            "batch 8",
+            "packing 8192",
+            "the 8-bit adam optimizer",
+            "Llama 3.1 70B",
+            "fp32",
+            "rank 64",
+            "no gradient checkpointing",
+        ]);
+        (lead, change).prop_map(|(l, c)| format!("{l} {c}?"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// A question or what-if, however it is worded, leaves every answer
+        /// the owner gave as it was.
+        #[test]
+        fn a_question_never_changes_the_facts(q in question()) {
+            let k = Knowledge::embedded();
+            let at = jiff::Timestamp::UNIX_EPOCH;
+            let mut s = Session::default();
+            respond(&mut s, "QLoRA on Qwen2.5 7B, bf16, batch 2, packing 2048", at, k);
+            let before = s.facts.clone();
+            respond(&mut s, &q, at, k);
+            prop_assert_eq!(&s.facts, &before, "{} changed the run", q);
+        }
+    }
+}

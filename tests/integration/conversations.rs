@@ -1,0 +1,211 @@
+//! Each conversation in ../shared/conversations/, piped through the binary,
+//! checked for the behaviour its README asks for (not for exact text).
+
+use crate::support::{Headroom, repo};
+
+/// The replies to one shared conversation, and the transcript it left.
+struct Conversation {
+    out: String,
+}
+
+fn run(name: &str) -> Conversation {
+    let path = repo().join("../shared/conversations").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let data = tempfile::tempdir().unwrap();
+    let ran = Headroom::new(data.path()).stdin(&text).run().ok();
+    Conversation { out: ran.stdout }
+}
+
+impl Conversation {
+    fn has(&self, needle: &str) -> &Self {
+        assert!(
+            self.out.contains(needle),
+            "missing {needle:?} in:\n{}",
+            self.out
+        );
+        self
+    }
+    fn lacks(&self, needle: &str) -> &Self {
+        assert!(
+            !self.out.contains(needle),
+            "unwanted {needle:?} in:\n{}",
+            self.out
+        );
+        self
+    }
+    /// The part of the output after the last occurrence of `marker`.
+    fn after(&self, marker: &str) -> String {
+        let i = self
+            .out
+            .rfind(marker)
+            .unwrap_or_else(|| panic!("no {marker:?} in:\n{}", self.out));
+        self.out[i..].to_string()
+    }
+}
+
+#[test]
+fn no_conversation_gets_the_old_dead_end() {
+    let dir = repo().join("../shared/conversations");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            run(&name).lacks("I did not find anything");
+        }
+    }
+}
+
+#[test]
+fn c01_a_question_is_answered_and_changes_nothing() {
+    let c = run("01-question-is-not-a-change.txt");
+    c.has("What if method QLoRA → LoRA")
+        .has("cannot help")
+        .has("does not estimate training speed");
+    let status = c.after("I remember:");
+    assert!(status.contains("method: QLoRA"), "{status}");
+}
+
+#[test]
+fn c02_what_if_then_adopt() {
+    let c = run("02-what-if-optimizer.txt");
+    c.has("what if: Llama 3.1 8B full fine-tune (bf16, adamw_8bit")
+        .has("your run as it is: Llama 3.1 8B full fine-tune (bf16, adamw,")
+        .has("Adopted: the what-if is now your run.");
+    assert!(c.after("I remember:").contains("optimizer: adamw_8bit"));
+}
+
+#[test]
+fn c03_hub_id_and_trainer_args_on_one_line() {
+    let c = run("03-hub-id-and-trainer-args.txt");
+    c.has("model Gemma 2 9B")
+        .has("rank 32")
+        .has("batch 4")
+        .has("pack 2048")
+        .has("Gradient accumulation costs no extra activation memory")
+        .lacks("I could not read `google");
+}
+
+#[test]
+fn c04_a_yaml_config_gives_every_setting() {
+    let c = run("04-yaml-config-paste.txt");
+    c.has("model Qwen2.5 32B")
+        .has("method QLoRA")
+        .has("pack 2048")
+        .has("batch 1")
+        .lacks("\"LLaMA-Factory\" is not in my model catalog");
+}
+
+#[test]
+fn c05_phase_in_words_and_a_ladder_that_moves() {
+    let c = run("05-oom-phase-in-words.txt");
+    c.has("(mid-step)")
+        .lacks("Was it mid-load or mid-step?")
+        .has("sync; echo 3 > /proc/sys/vm/drop_caches")
+        .has("Step 1: flush the page cache between runs: done, the OOM persists.")
+        .has("Step 2 of the OOM ladder: shorter packing first.");
+}
+
+#[test]
+fn c06_oom_while_loading() {
+    let c = run("06-oom-while-loading.txt");
+    c.has("(mid-load)")
+        .lacks("Was it mid-load or mid-step?")
+        .has("load-time transient")
+        .has("dequantizes")
+        .has("does not change what loading needs")
+        .has("suspect the pool")
+        .lacks("a smaller model:");
+}
+
+#[test]
+fn c07_nvidia_smi_is_evidence_not_budget() {
+    let c = run("07-nvidia-smi-as-evidence.txt");
+    c.has("Not Supported")
+        .has("no dedicated framebuffer")
+        .has("/usr/lib/xorg/Xorg")
+        .has("paste all three lines");
+}
+
+#[test]
+fn c08_clear_questions_get_answers() {
+    let c = run("08-off-topic-questions.txt");
+    c.has("will this run fit?")
+        .has("does not estimate training speed")
+        .has("`--gpu-memory-utilization` is the fraction");
+}
+
+#[test]
+fn c09_a_provisional_answer_without_free() {
+    let c = run("09-no-free-yet.txt");
+    c.has("## Headroom plan: Mistral 7B LoRA")
+        .has("provisional")
+        .has("idle Spark");
+}
+
+#[test]
+fn c10_si_units_are_read_from_the_output() {
+    let c = run("10-free-si-units.txt");
+    c.has("`free -h --si` available 96G").has("92.00 GB budget");
+}
+
+#[test]
+fn c11_meminfo_is_read() {
+    let c = run("11-meminfo-paste.txt");
+    c.has("MemAvailable 110566368 kB")
+        .has("a flush (OOM ladder step 1, needs root) would return");
+}
+
+#[test]
+fn c12_ollama_model_counts_against_the_pool() {
+    let c = run("12-ollama-beside.txt");
+    c.has("`qwen2.5:72b` holds 51 GB").has("Forever");
+}
+
+#[test]
+fn c13_moe_said_and_unknown_named() {
+    let c = run("13-moe-and-unknown.txt");
+    c.has("mixture of experts")
+        .has("\"Falcon-H1 34B\" is not in my model catalog")
+        .has("config.json");
+}
+
+#[test]
+fn c14_a_correction_is_short() {
+    let c = run("14-correction-is-short.txt");
+    c.has("Changed: pack 2048 → 8192")
+        .has("Changed: batch 2 → 1");
+    let last = c.after("Changed: batch 2 → 1");
+    assert!(last.lines().count() < 12, "{last}");
+    assert!(!last.contains("Estimate (GB"), "{last}");
+}
+
+#[test]
+fn c15_absolute_paths_are_files() {
+    let c = run("15-thermal-absolute-paths.txt");
+    c.lacks("There is no `/home")
+        .has("I could not read `/home/owner/runs/sft-0412/thermal.log`: no such file")
+        .has("Run start: 2026-11-28 09:02:00");
+}
+
+#[test]
+fn c16_every_line_reaches_the_dialogue() {
+    let c = run("16-unbracketed-multiline.txt");
+    c.has("model Qwen2.5 7B")
+        .has("batch 2")
+        .has("pack 1024")
+        .has("dtype bf16");
+}
+
+#[test]
+fn c17_anchors_reconciled() {
+    let c = run("17-anchor-reconciled.txt");
+    c.has("beyond this anchor's rule (pack ≤1024)");
+}
+
+#[test]
+fn c18_vllm_and_its_engine_get_one_recommendation() {
+    let c = run("18-pool-labels.txt");
+    c.has("goes with its vLLM server's recommendation")
+        .has("vLLM's default 0.9")
+        .has("no model is loaded");
+}

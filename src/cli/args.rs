@@ -59,6 +59,18 @@ pub enum Command {
     },
     /// Print the thermal sampler script and how to start and stop it
     Sampler,
+    /// List the model catalog headroom knows by name (knowledge/models.md)
+    Models {
+        /// Print one JSON array instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script: headroom completions bash > ~/.local/share/bash-completion/completions/headroom
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
     /// The API key for an OpenAI-compatible server, in the OS keyring
     Key {
         #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! The binary's entry: parse flags, pick the mode, map errors to exit codes.
 
 pub mod args;
+pub mod models;
 pub mod plan;
 pub mod procs;
 pub mod thermal;
@@ -21,6 +22,27 @@ fn fail(message: &str) -> ExitCode {
 
 fn is_broken_pipe(e: &std::io::Error) -> bool {
     e.kind() == std::io::ErrorKind::BrokenPipe
+}
+
+/// `headroom plan`'s exit code guards a launch (`headroom plan … &&
+/// accelerate launch …`): 0 fits (tight included), 1 does not fit, 2 bad input.
+fn plan_exit(result: Result<(String, crate::calc::verdict::Verdict), plan::PlanError>) -> ExitCode {
+    match result {
+        Err(e) => {
+            eprintln!("headroom: {e}");
+            ExitCode::from(2)
+        }
+        Ok((text, verdict)) => {
+            let printed = print(Ok(text));
+            if printed != ExitCode::SUCCESS {
+                printed
+            } else if verdict == crate::calc::verdict::Verdict::DoesNotFit {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+    }
 }
 
 /// Print a one-shot answer, or its error; a closed pipe is not an error.
@@ -44,7 +66,14 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     match &cli.command {
-        Some(Command::Plan(args)) => print(plan::run(args).map_err(|e| e.to_string())),
+        Some(Command::Plan(args)) => plan_exit(plan::run(args)),
+        Some(Command::Models { json }) => print(Ok(models::list(*json))),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(*shell, &mut cmd, "headroom", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
         Some(Command::Procs { file, need, json }) => {
             print(procs::run(file.as_deref(), *need, *json).map_err(|e| e.to_string()))
         }

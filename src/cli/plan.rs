@@ -3,6 +3,7 @@
 use crate::calc::defaults::{Choices, complete};
 use crate::calc::model_spec::{from_catalog, from_config, from_params};
 use crate::calc::plan::make_plan;
+use crate::calc::verdict::Verdict;
 use crate::cli::args::PlanArgs;
 use crate::extract::config_json::parse_config;
 use crate::extract::free::parse_free;
@@ -32,7 +33,8 @@ fn read_source(path: &std::path::Path) -> Result<String, PlanError> {
     }
 }
 
-pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
+/// The plan's text (or JSON) and its verdict, which sets the exit code.
+pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
     let k = Knowledge::embedded();
     let mut lines = Vec::new();
     let flag = |name: &'static str, value: String, origin: String| InputLine {
@@ -162,9 +164,11 @@ pub fn run(args: &PlanArgs) -> Result<String, PlanError> {
             k,
         ));
     }
-    if args.json {
-        Ok(serde_json::to_string_pretty(&plan_json(&plan)).expect("plan JSON serializes"))
+    let verdict = plan.judgement.verdict;
+    let text = if args.json {
+        serde_json::to_string_pretty(&plan_json(&plan)).expect("plan JSON serializes")
     } else {
-        Ok(render(&render_plan(&plan, &lines), Style::detect()))
-    }
+        render(&render_plan(&plan, &lines), Style::detect())
+    };
+    Ok((text, verdict))
 }

@@ -58,7 +58,7 @@ fn seventy_b_full_finetune_in_bf16_does_not_fit() {
         "bf16",
         "--json",
     ])
-    .ok()
+    .does_not_fit()
     .json();
     assert_eq!(j["verdict"], "does_not_fit");
     // 2 B weights + 2 B gradients + 8 B AdamW states per parameter.
@@ -151,7 +151,7 @@ fn bad_flags_name_the_flag_and_exit_non_zero() {
     assert!(out.stderr.contains("--params"), "{}", out.stderr);
 
     let out = plan(&["--model", "llama 9000", "--method", "lora"]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(
         out.stderr
             .contains("--model \"llama 9000\" is not in the catalog"),
@@ -173,7 +173,7 @@ fn bad_flags_name_the_flag_and_exit_non_zero() {
         "--free",
         bad.path().to_str().unwrap(),
     ]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(out.stderr.contains("has 2 values"), "{}", out.stderr);
     assert!(out.stderr.contains("free -g"), "{}", out.stderr);
 }
@@ -239,7 +239,7 @@ fn solve_finds_the_exact_longest_packing_that_fits() {
 #[test]
 fn fsdp_splits_model_state_per_spark_and_tensor_parallel_is_refused() {
     let one = plan(&["--model", "Llama 3.1 70B", "--method", "full", "--json"])
-        .ok()
+        .does_not_fit()
         .json();
     let fsdp = plan(&[
         "--model",
@@ -252,7 +252,7 @@ fn fsdp_splits_model_state_per_spark_and_tensor_parallel_is_refused() {
         "fsdp",
         "--json",
     ])
-    .ok()
+    .answered()
     .json();
     let ddp = plan(&[
         "--model",
@@ -265,7 +265,7 @@ fn fsdp_splits_model_state_per_spark_and_tensor_parallel_is_refused() {
         "ddp",
         "--json",
     ])
-    .ok()
+    .answered()
     .json();
     let w = |j: &serde_json::Value| j["terms"]["weights_gb"].as_f64().unwrap();
     assert!(
@@ -287,7 +287,7 @@ fn fsdp_splits_model_state_per_spark_and_tensor_parallel_is_refused() {
         "--sharding",
         "tp",
     ]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("Tensor parallel is refused"),
         "{}",
@@ -345,4 +345,56 @@ fn paged_optimizers_are_said_to_add_no_capacity() {
     .ok()
     .stdout;
     assert!(text.contains("paging adds no capacity"), "{text}");
+}
+
+/// `headroom plan … && accelerate launch …` guards a launch: 0 fits, 1 does
+/// not fit, 2 bad input.
+#[test]
+fn plan_exit_codes_guard_a_launch() {
+    let data = tempfile::tempdir().unwrap();
+    let code = |args: &[&str]| Headroom::new(data.path()).args(args).run().code;
+    assert_eq!(
+        code(&["plan", "--model", "Llama 3.1 8B", "--method", "lora"]),
+        0
+    );
+    assert_eq!(
+        code(&[
+            "plan",
+            "--model",
+            "Llama 3.1 70B",
+            "--method",
+            "full",
+            "--batch",
+            "1",
+            "--pack",
+            "2048"
+        ]),
+        1
+    );
+    assert_eq!(
+        code(&["plan", "--model", "no such model 9b", "--method", "lora"]),
+        2
+    );
+    assert_eq!(code(&["plan", "--params", "8b", "--method", "sideways"]), 2);
+}
+
+#[test]
+fn models_lists_the_catalog_and_completions_print_a_script() {
+    let data = tempfile::tempdir().unwrap();
+    let models = Headroom::new(data.path()).args(&["models"]).run().ok();
+    assert!(models.stdout.contains("Mixtral 8x7B") && models.stdout.contains("mixture of experts"));
+    let json = Headroom::new(data.path())
+        .args(&["models", "--json"])
+        .run()
+        .ok()
+        .json();
+    assert_eq!(
+        json.as_array().unwrap().len(),
+        headroom::knowledge::Knowledge::embedded().models.len()
+    );
+    let bash = Headroom::new(data.path())
+        .args(&["completions", "bash"])
+        .run()
+        .ok();
+    assert!(bash.stdout.contains("_headroom()") && bash.stdout.contains("plan"));
 }

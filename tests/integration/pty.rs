@@ -76,3 +76,26 @@ fn free_output_typed_without_bracketed_paste_continues_until_swap() {
     p.send_line("/quit").unwrap();
     p.exp_eof().unwrap();
 }
+
+/// Regression: a paste on a terminal without bracketed paste arrives as one
+/// write of several lines; every line must reach the dialogue (rustyline's
+/// read buffer is kept between prompts).
+#[test]
+fn several_lines_in_one_write_all_reach_the_dialogue() {
+    let data = tempfile::tempdir().unwrap();
+    let mut p = start(data.path());
+    p.send("LoRA on Qwen2.5 7B\rbatch 2\rpacking 1024, bf16\r")
+        .unwrap();
+    p.flush().unwrap();
+    p.exp_string("Headroom plan: Qwen2.5 7B LoRA")
+        .expect("the third line completed the run");
+    p.exp_string(PROMPT).unwrap();
+    p.send_line("/quit").unwrap();
+    p.exp_eof().unwrap();
+    let text = std::fs::read_to_string(data.path().join("transcript.jsonl")).unwrap();
+    let owners = text
+        .lines()
+        .filter(|l| l.contains("\"event\":\"owner\""))
+        .count();
+    assert_eq!(owners, 3, "{text}");
+}

@@ -90,6 +90,27 @@ impl Headroom {
 
 impl Ran {
     #[track_caller]
+    /// `headroom plan` answered (0 fits, 1 does not fit), whatever the verdict.
+    pub fn answered(self) -> Ran {
+        assert!(
+            matches!(self.code, 0 | 1),
+            "exit {}\nstderr:\n{}",
+            self.code,
+            self.stderr
+        );
+        self
+    }
+
+    /// `headroom plan` said "does not fit" (exit 1), with its answer printed.
+    pub fn does_not_fit(self) -> Ran {
+        assert_eq!(
+            self.code, 1,
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
     pub fn ok(self) -> Ran {
         assert_eq!(
             self.code, 0,

@@ -18,6 +18,7 @@ pub mod knowledge;
 pub mod llm;
 pub mod memory;
 pub mod piped;
+pub mod readings;
 pub mod render;
 pub mod repl;
 pub mod reply;

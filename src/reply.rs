@@ -6,8 +6,8 @@ use crate::calc::plan::Plan;
 use crate::calc::pool::PoolReport;
 use crate::calc::thermal::Analysis;
 use crate::calc::verdict::Verdict;
-use crate::extract::thermal_csv::ThermalSample;
-use crate::extract::train_log::TrainSample;
+use crate::readings::samples::ThermalSample;
+use crate::readings::samples::TrainSample;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

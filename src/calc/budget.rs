@@ -5,8 +5,8 @@
 //! cannot see page cache on unified memory, nor from the 128 GB spec figure.
 
 use crate::calc::units::{GB, GIB, centi_gb_down, centi_gb_up, plain, show_centi};
-use crate::extract::free::{FreeReading, FreeUnit};
 use crate::knowledge::Knowledge;
+use crate::readings::memory::{FreeReading, FreeUnit};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

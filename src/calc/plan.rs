@@ -7,8 +7,8 @@ use crate::calc::estimate::{Estimate, estimate};
 use crate::calc::setup::{Optimizer, PlanInput, Sharding};
 use crate::calc::solve::Solution;
 use crate::calc::verdict::{Judgement, Verdict, judge};
-use crate::extract::free::FreeReading;
 use crate::knowledge::Knowledge;
+use crate::readings::memory::FreeReading;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -6,8 +6,8 @@
 //! coexists. Eviction between processes on one pool is silent on both sides.
 
 use crate::calc::units::{GB, GIB, centi_gb_up, plain, show_centi};
-use crate::extract::ps::{Process, ProcessKind};
 use crate::knowledge::Knowledge;
+use crate::readings::process::{Process, ProcessKind};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

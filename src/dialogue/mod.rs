@@ -1,6 +1,7 @@
 //! The dialogue engine: turns in, replies out, with no I/O of its own.
 
 pub mod absorb;
+pub mod after_ladder;
 pub mod commands;
 pub mod engine;
 pub mod evidence;

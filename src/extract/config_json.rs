@@ -31,25 +31,13 @@ pub fn looks_like_config(text: &str) -> bool {
     t.starts_with('{') && (t.contains("\"hidden_size\"") || t.contains("\"num_hidden_layers\""))
 }
 
-/// The registry's reader for a pasted `config.json`.
-pub struct ConfigJsonPaste;
-
-impl crate::extract::reading::Reader for ConfigJsonPaste {
-    fn kind(&self) -> &'static str {
-        "a config.json"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_config(text)
-    }
-    fn read(
-        &self,
-        text: &str,
-    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
-        parse_config(text)
-            .map(|a| crate::extract::reading::Reading::ConfigJson(Box::new(a)))
-            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
-    }
-}
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for a pasted `config.json`.
+    ConfigJsonPaste,
+    "a config.json",
+    looks_like_config,
+    parse_config => |a| crate::extract::reading::Reading::ConfigJson(Box::new(a))
+);
 
 pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
     let root: Value =

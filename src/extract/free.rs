@@ -4,57 +4,9 @@
 //! (`115Gi`, some locales with a decimal comma). Plain numbers carry no unit,
 //! so the unit is inferred from the size of the total and said in the answer.
 
+pub use crate::readings::memory::{FreeReading, FreeUnit};
+
 use crate::calc::units::{GIB, KIB, MIB};
-use crate::extract::reading::{ReadProblem, Reading, problem};
-use serde::Serialize;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FreeUnit {
-    /// `free -g`: whole GiB.
-    Gib,
-    /// `free -m`: whole MiB.
-    Mib,
-    /// `free` / `free -k`: KiB.
-    Kib,
-    /// `free -b`: bytes.
-    Bytes,
-    /// `free -h`: each value carries its own binary suffix (`Gi`).
-    Human,
-    /// `free -h --si`: suffixes without `i` are powers of 1000 (`G` = GB).
-    HumanSi,
-    /// `/proc/meminfo`: kB that are KiB, by name (`MemAvailable`).
-    Meminfo,
-}
-
-impl FreeUnit {
-    pub fn flag(self) -> &'static str {
-        match self {
-            FreeUnit::Gib => "free -g",
-            FreeUnit::Mib => "free -m",
-            FreeUnit::Kib => "free",
-            FreeUnit::Bytes => "free -b",
-            FreeUnit::Human => "free -h",
-            FreeUnit::HumanSi => "free -h --si",
-            FreeUnit::Meminfo => "/proc/meminfo",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FreeReading {
-    pub unit: FreeUnit,
-    /// The `available` cell exactly as printed ("115", "114Gi", "2,3Gi").
-    pub available_text: String,
-    pub available_bytes: f64,
-    pub total_text: String,
-    pub total_bytes: f64,
-    pub used_bytes: f64,
-    /// Memory nothing uses at all (`free`, MemFree): what CUDA's free
-    /// figure reports on GB10 before the kernel reclaims page cache.
-    pub free_bytes: f64,
-    pub buff_cache_bytes: Option<f64>,
-}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FreeError {
@@ -196,22 +148,13 @@ pub fn from_meminfo(m: &crate::extract::meminfo::MeminfoReading) -> FreeReading 
     }
 }
 
-/// The registry's reader for `free` output.
-pub struct FreeOutput;
-
-impl crate::extract::reading::Reader for FreeOutput {
-    fn kind(&self) -> &'static str {
-        "`free` output"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_free(text)
-    }
-    fn read(&self, text: &str) -> Result<Reading, ReadProblem> {
-        parse_free(text)
-            .map(Reading::Free)
-            .map_err(|e| problem(self.kind(), &e, e.hint()))
-    }
-}
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for `free` output.
+    FreeOutput,
+    "`free` output",
+    looks_like_free,
+    parse_free => crate::extract::reading::Reading::Free
+);
 
 #[cfg(test)]
 mod tests {

@@ -123,26 +123,13 @@ pub fn parse_meminfo(text: &str) -> Result<MeminfoReading, MeminfoError> {
     })
 }
 
-/// The registry's reader for `/proc/meminfo`.
-pub struct MeminfoPaste;
-
-impl crate::extract::reading::Reader for MeminfoPaste {
-    fn kind(&self) -> &'static str {
-        "`/proc/meminfo`"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_meminfo(text)
-    }
-    fn read(
-        &self,
-        text: &str,
-    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
-        use crate::extract::reading::Reading;
-        parse_meminfo(text)
-            .map(Reading::Meminfo)
-            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
-    }
-}
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for `/proc/meminfo`.
+    MeminfoPaste,
+    "`/proc/meminfo`",
+    looks_like_meminfo,
+    parse_meminfo => crate::extract::reading::Reading::Meminfo
+);
 
 #[cfg(test)]
 mod tests {

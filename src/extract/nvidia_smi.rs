@@ -217,47 +217,21 @@ pub fn parse_compute_apps(text: &str) -> Result<Vec<SmiProcess>, SmiError> {
     Ok(out)
 }
 
-/// The registry's reader for the nvidia-smi table.
-pub struct SmiTablePaste;
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for the nvidia-smi table.
+    SmiTablePaste,
+    "the nvidia-smi table",
+    looks_like_smi_table,
+    parse_smi_table => crate::extract::reading::Reading::SmiTable
+);
 
-impl crate::extract::reading::Reader for SmiTablePaste {
-    fn kind(&self) -> &'static str {
-        "the nvidia-smi table"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_smi_table(text)
-    }
-    fn read(
-        &self,
-        text: &str,
-    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
-        use crate::extract::reading::Reading;
-        parse_smi_table(text)
-            .map(Reading::SmiTable)
-            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
-    }
-}
-
-/// The registry's reader for compute-apps CSV.
-pub struct ComputeAppsPaste;
-
-impl crate::extract::reading::Reader for ComputeAppsPaste {
-    fn kind(&self) -> &'static str {
-        "`nvidia-smi --query-compute-apps` output"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_compute_apps(text)
-    }
-    fn read(
-        &self,
-        text: &str,
-    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
-        use crate::extract::reading::Reading;
-        parse_compute_apps(text)
-            .map(Reading::ComputeApps)
-            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
-    }
-}
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for compute-apps CSV.
+    ComputeAppsPaste,
+    "`nvidia-smi --query-compute-apps` output",
+    looks_like_compute_apps,
+    parse_compute_apps => crate::extract::reading::Reading::ComputeApps
+);
 
 #[cfg(test)]
 mod tests {

@@ -124,26 +124,13 @@ pub fn parse_ollama_ps(text: &str) -> Result<Vec<OllamaModel>, OllamaPsError> {
     Ok(out)
 }
 
-/// The registry's reader for `ollama ps` output.
-pub struct OllamaPsPaste;
-
-impl crate::extract::reading::Reader for OllamaPsPaste {
-    fn kind(&self) -> &'static str {
-        "`ollama ps` output"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_ollama_ps(text)
-    }
-    fn read(
-        &self,
-        text: &str,
-    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
-        use crate::extract::reading::Reading;
-        parse_ollama_ps(text)
-            .map(Reading::OllamaPs)
-            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
-    }
-}
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for `ollama ps` output.
+    OllamaPsPaste,
+    "`ollama ps` output",
+    looks_like_ollama_ps,
+    parse_ollama_ps => crate::extract::reading::Reading::OllamaPs
+);
 
 #[cfg(test)]
 mod tests {

@@ -2,66 +2,11 @@
 //! that share the pool: inference servers with their caps, trainers, and
 //! lines it does not recognise (listed as unknown, never guessed).
 
+pub use crate::readings::process::{Process, ProcessKind};
+
 use crate::extract::re;
 use regex::Regex;
-use serde::Serialize;
 use std::sync::LazyLock;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProcessKind {
-    /// `vllm serve` / the OpenAI API server entry point.
-    Vllm,
-    /// vLLM's engine child (`VLLM::EngineCore`), part of a vLLM server.
-    VllmEngine,
-    /// `ollama serve`: loads models on demand, no memory cap of its own.
-    OllamaServer,
-    /// `ollama runner` / `ollama_llama_server`: one loaded model.
-    OllamaRunner,
-    /// llama.cpp's `llama-server`.
-    LlamaCpp,
-    /// trl, accelerate, torchrun, axolotl, unsloth or a train script.
-    Trainer,
-    Unknown,
-}
-
-impl ProcessKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            ProcessKind::Vllm => "vLLM server",
-            ProcessKind::VllmEngine => "vLLM engine (part of a vLLM server)",
-            ProcessKind::OllamaServer => "Ollama server",
-            ProcessKind::OllamaRunner => "Ollama runner (a loaded model)",
-            ProcessKind::LlamaCpp => "llama.cpp server",
-            ProcessKind::Trainer => "trainer",
-            ProcessKind::Unknown => "unknown",
-        }
-    }
-
-    pub fn key(self) -> &'static str {
-        match self {
-            ProcessKind::Vllm => "vllm",
-            ProcessKind::VllmEngine => "vllm_engine",
-            ProcessKind::OllamaServer => "ollama_server",
-            ProcessKind::OllamaRunner => "ollama_runner",
-            ProcessKind::LlamaCpp => "llama_cpp",
-            ProcessKind::Trainer => "trainer",
-            ProcessKind::Unknown => "unknown",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Process {
-    pub pid: u64,
-    pub kind: ProcessKind,
-    /// `--gpu-memory-utilization` exactly as written on the command line.
-    pub utilization_flag: Option<f64>,
-    /// Resident memory from the RSS column, KiB (ps aux only).
-    pub rss_kib: Option<u64>,
-    /// The command as pasted (trimmed to the executable and arguments).
-    pub command: String,
-}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PsError {
@@ -142,25 +87,13 @@ pub fn looks_like_ps(text: &str) -> bool {
         })
 }
 
-/// The registry's reader for `ps aux`, `ps -ef` and `pgrep -fa` lines.
-pub struct ProcessListing;
-
-impl crate::extract::reading::Reader for ProcessListing {
-    fn kind(&self) -> &'static str {
-        "a process listing"
-    }
-    fn claims(&self, text: &str) -> bool {
-        looks_like_ps(text)
-    }
-    fn read(
-        &self,
-        text: &str,
-    ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
-        parse_ps(text)
-            .map(crate::extract::reading::Reading::Procs)
-            .map_err(|e| crate::extract::reading::problem(self.kind(), &e, e.hint()))
-    }
-}
+crate::extract::reading::paste_reader!(
+    /// The registry's reader for `ps aux`, `ps -ef` and `pgrep -fa` lines.
+    ProcessListing,
+    "a process listing",
+    looks_like_ps,
+    parse_ps => crate::extract::reading::Reading::Procs
+);
 
 pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
     let mut out = Vec::new();

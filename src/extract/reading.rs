@@ -68,6 +68,34 @@ pub(crate) fn problem(kind: &'static str, why: impl ToString, hint: &'static str
     }
 }
 
+/// A reader for a paste kind whose parser returns an error with a `hint()`:
+/// the struct, its kind, its cheap test and its parser, in one line.
+macro_rules! paste_reader {
+    ($(#[$doc:meta])* $name:ident, $kind:expr, $claims:path, $parse:path => $wrap:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl $crate::extract::reading::Reader for $name {
+            fn kind(&self) -> &'static str {
+                $kind
+            }
+            fn claims(&self, text: &str) -> bool {
+                $claims(text)
+            }
+            fn read(
+                &self,
+                text: &str,
+            ) -> Result<$crate::extract::reading::Reading, $crate::extract::reading::ReadProblem>
+            {
+                $parse(text)
+                    .map($wrap)
+                    .map_err(|e| $crate::extract::reading::problem(self.kind(), &e, e.hint()))
+            }
+        }
+    };
+}
+pub(crate) use paste_reader;
+
 /// Every reader, most specific first: a ps line that mentions OOM is still a
 /// process listing, and any paste beats the owner's words.
 pub static READERS: &[&dyn Reader] = &[

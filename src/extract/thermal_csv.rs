@@ -6,24 +6,9 @@
 //!
 //! Reads line by line, so a day of 1 Hz samples costs a few MB.
 
-use serde::Serialize;
-use std::io::BufRead;
+pub use crate::readings::samples::ThermalSample;
 
-/// One sample; a field the GPU did not report is `None`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct ThermalSample {
-    /// Seconds since 1970 of the sample's local wall-clock time (nvidia-smi
-    /// prints local time without a zone; training logs do the same).
-    pub t: f64,
-    pub temp_c: Option<f32>,
-    pub power_w: Option<f32>,
-    pub sm_clock_mhz: Option<f32>,
-    pub util_pct: Option<f32>,
-    /// Thermal slowdown (SW or HW) reported active, when sampled.
-    pub thermal_flag: Option<bool>,
-    /// SW power cap reported active, when sampled.
-    pub power_cap_flag: Option<bool>,
-}
+use std::io::BufRead;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ThermalCsvError {

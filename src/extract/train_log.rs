@@ -8,8 +8,9 @@
 //! line ends and the rate units) that keeps one sample per second of
 //! progress, not a regex over every line.
 
+pub use crate::readings::samples::{Marker, MarkerKind, TrainLog, TrainSample};
+
 use memchr::memmem::{self, Finder, FinderRev};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::LazyLock;
@@ -24,39 +25,6 @@ static SAVE_MODEL: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"Saving model checkpoint"));
 static SAVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"Saving checkpoint"));
 static LOG_FILE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"/log_"));
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct TrainSample {
-    /// Seconds: absolute (like the thermal samples) when the log is
-    /// anchored, else since the progress bar started.
-    pub t: f64,
-    pub step: u64,
-    pub sec_per_step: f64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MarkerKind {
-    Evaluation,
-    Checkpoint,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Marker {
-    pub t: f64,
-    pub kind: MarkerKind,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TrainLog {
-    pub samples: Vec<TrainSample>,
-    /// Whether `t` is absolute time.
-    pub anchored: bool,
-    /// How the absolute time was found.
-    pub anchor_source: Option<String>,
-    pub markers: Vec<Marker>,
-    pub lines_read: u64,
-}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TrainLogError {

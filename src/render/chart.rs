@@ -3,8 +3,8 @@
 //! on a terminal, plain ASCII elsewhere (so a pasted report stays readable).
 
 use crate::calc::thermal::Analysis;
-use crate::extract::thermal_csv::ThermalSample;
-use crate::extract::train_log::TrainSample;
+use crate::readings::samples::ThermalSample;
+use crate::readings::samples::TrainSample;
 use std::fmt::Write;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 //! libraries, only the system fonts for the labels.
 
 use crate::calc::thermal::Analysis;
-use crate::extract::thermal_csv::ThermalSample;
-use crate::extract::train_log::TrainSample;
+use crate::readings::samples::ThermalSample;
+use crate::readings::samples::TrainSample;
 use crate::render::chart::clock;
 use plotters::prelude::*;
 

@@ -1,8 +1,8 @@
 //! The thermal verdict first, then the evidence, as markdown and as JSON.
 
 use crate::calc::thermal::{Analysis, EventKind, ThermalVerdict};
-use crate::extract::train_log::MarkerKind;
 use crate::knowledge::Knowledge;
+use crate::readings::samples::MarkerKind;
 use crate::render::chart::{clock, datetime};
 use serde_json::{Value, json};
 use std::fmt::Write;

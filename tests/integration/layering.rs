@@ -30,24 +30,57 @@ fn the_dialogue_never_imports_render() {
 }
 
 #[test]
+fn calculators_never_import_readers() {
+    for (path, text) in sources("src/calc") {
+        // Unit tests may parse a fixture to build their input.
+        let product = text.split("#[cfg(test)]").next().unwrap_or("");
+        assert!(
+            !product.contains("crate::extract"),
+            "{} imports extract/: calculators take typed readings from readings/",
+            path.display()
+        );
+    }
+}
+
+#[test]
 fn every_reader_is_registered_once() {
     let registry =
         std::fs::read_to_string(crate::support::repo().join("src/extract/reading.rs")).unwrap();
+    let mut found = 0;
     for (path, text) in sources("src/extract") {
-        for line in text.lines() {
-            if let Some(rest) = line
-                .trim()
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for (i, line) in lines.iter().enumerate() {
+            // A reader is an `impl Reader for X`, or `paste_reader!(` whose
+            // first line after the doc comment names it.
+            let by_macro = if line.ends_with("paste_reader!(") {
+                lines[i + 1..]
+                    .iter()
+                    .find(|l| !l.starts_with("///"))
+                    .map(|l| l.trim_end_matches(','))
+            } else {
+                None
+            };
+            let by_impl = line
                 .strip_prefix("impl crate::extract::reading::Reader for ")
-                .or_else(|| line.trim().strip_prefix("impl Reader for "))
-            {
-                let name = rest.trim_end_matches(" {");
-                assert_eq!(
-                    registry.matches(&format!("::{name},")).count(),
-                    1,
-                    "{name} in {} is not registered exactly once in READERS",
-                    path.display()
-                );
+                .or_else(|| line.strip_prefix("impl Reader for "))
+                .map(|rest| rest.trim_end_matches(" {"));
+            let Some(name) = by_macro.or(by_impl) else {
+                continue;
+            };
+            if name.starts_with('$') {
+                continue; // the macro's own definition
             }
+            found += 1;
+            assert_eq!(
+                registry.matches(&format!("::{name},")).count(),
+                1,
+                "{name} in {} is not registered exactly once in READERS",
+                path.display()
+            );
         }
     }
+    assert!(
+        found >= 12,
+        "only {found} readers found: the scan is broken"
+    );
 }

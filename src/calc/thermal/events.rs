@@ -2,7 +2,7 @@
 //! temperature climbing at flat power (the throttling signature).
 
 use super::{EventKind, Rules, ThermalEvent, median};
-use crate::extract::thermal_csv::ThermalSample;
+use crate::readings::samples::ThermalSample;
 
 /// Range minimum and maximum in O(1) after an O(n log n) build.
 pub(super) struct RangeMinMax {

@@ -3,9 +3,9 @@
 //! reasons, or temperature climbing at flat power), the slowdown's onset,
 //! and whether the two match. Pure and deterministic.
 
-use crate::extract::thermal_csv::ThermalSample;
-use crate::extract::train_log::{Marker, TrainLog, TrainSample};
 use crate::knowledge::Knowledge;
+use crate::readings::samples::ThermalSample;
+use crate::readings::samples::{Marker, TrainLog, TrainSample};
 use serde::Serialize;
 
 mod events;

@@ -2,8 +2,8 @@
 //! slowdown's onset.
 
 use super::{Plateau, Rules, Slowdown, median};
-use crate::extract::thermal_csv::ThermalSample;
-use crate::extract::train_log::TrainSample;
+use crate::readings::samples::ThermalSample;
+use crate::readings::samples::TrainSample;
 
 pub(super) fn plateau(s: &[ThermalSample], r: &Rules) -> Option<Plateau> {
     let loaded: Vec<&ThermalSample> = s

@@ -1,0 +1,124 @@
+//! Unit tests for `extract::trainer_config`, kept beside it so the reader stays short.
+use super::*;
+
+const LLAMA_FACTORY: &str = "model_name_or_path: Qwen/Qwen2.5-32B-Instruct\nstage: sft\nfinetuning_type: lora\nlora_rank: 16\nlora_target: all\nquantization_bit: 4\ncutoff_len: 2048\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 16\nbf16: true\n";
+
+const AXOLOTL: &str = "base_model: NousResearch/Meta-Llama-3.1-8B  # the base\nload_in_4bit: true\nadapter: qlora\nsequence_len: 4096\nmicro_batch_size: 2\nlora_r: 32\nlora_target_linear: true\nlora_target_modules:\n  - q_proj\n  - v_proj\ndatasets:\n  - path: mhenrichsen/alpaca_2k_test\n    type: alpaca\noptimizer: paged_adamw_8bit\nbf16: auto\ngradient_checkpointing: true\n";
+
+const TORCHTUNE: &str = "# Config for single device QLoRA\nmodel:\n  _component_: torchtune.models.llama3_1.qlora_llama3_1_8b\n  lora_attn_modules: ['q_proj', 'v_proj', 'output_proj']\n  lora_rank: 8\n\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/Meta-Llama-3.1-8B-Instruct/original/tokenizer.model\n  max_seq_len: null\n\nbatch_size: 4\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\ndtype: bf16\nenable_activation_checkpointing: True\n";
+
+#[test]
+fn llama_factory_yaml() {
+    assert!(looks_like_trainer_config(LLAMA_FACTORY));
+    let c = parse_trainer_config(LLAMA_FACTORY).unwrap();
+    assert_eq!(c.framework, Some("LLaMA-Factory"));
+    assert_eq!(c.model_id.as_deref(), Some("Qwen/Qwen2.5-32B-Instruct"));
+    assert_eq!((c.method, c.load_bits), (Some("lora"), Some(4)));
+    assert_eq!(
+        (c.lora_rank, c.lora_targets.as_deref()),
+        (Some(16), Some("all"))
+    );
+    assert_eq!(
+        (c.pack, c.batch, c.grad_accum),
+        (Some(2048), Some(1), Some(16))
+    );
+    assert_eq!(c.dtype, Some("bf16"));
+    assert_eq!(c.keys.len(), 10);
+    assert_eq!(c.keys[1], ("stage".to_string(), "sft".to_string()));
+}
+
+#[test]
+fn axolotl_yaml_with_lists_and_comments() {
+    assert!(looks_like_trainer_config(AXOLOTL));
+    let c = parse_trainer_config(AXOLOTL).unwrap();
+    assert_eq!(c.framework, Some("axolotl"));
+    assert_eq!(
+        c.model_id.as_deref(),
+        Some("NousResearch/Meta-Llama-3.1-8B")
+    );
+    assert_eq!((c.method, c.load_bits), (Some("qlora"), Some(4)));
+    assert_eq!(
+        (c.pack, c.batch, c.lora_rank),
+        (Some(4096), Some(2), Some(32))
+    );
+    assert_eq!(c.lora_targets.as_deref(), Some("all-linear"));
+    assert_eq!(c.optimizer.as_deref(), Some("paged_adamw_8bit"));
+    assert_eq!(
+        (c.dtype, c.gradient_checkpointing),
+        (Some("bf16"), Some(true))
+    );
+    let modules = (
+        "lora_target_modules".to_string(),
+        "q_proj,v_proj".to_string(),
+    );
+    assert!(c.keys.contains(&modules));
+    assert!(
+        c.keys
+            .iter()
+            .any(|(k, v)| k == "datasets.type" && v == "alpaca")
+    );
+}
+
+#[test]
+fn torchtune_yaml_with_components() {
+    assert!(looks_like_trainer_config(TORCHTUNE));
+    let c = parse_trainer_config(TORCHTUNE).unwrap();
+    assert_eq!(c.framework, Some("torchtune"));
+    assert_eq!(c.model_id.as_deref(), Some("llama3_1_8b"));
+    assert_eq!(
+        (c.method, c.lora_rank, c.batch),
+        (Some("qlora"), Some(8), Some(4))
+    );
+    assert_eq!(c.lora_targets.as_deref(), Some("q_proj,v_proj,output_proj"));
+    assert_eq!(c.optimizer.as_deref(), Some("AdamW"));
+    assert_eq!(
+        (c.dtype, c.gradient_checkpointing),
+        (Some("bf16"), Some(true))
+    );
+    assert_eq!(c.pack, None);
+    assert!(c.keys.iter().any(|(k, _)| k == "tokenizer.path"));
+}
+
+#[test]
+fn trl_call_and_command_line() {
+    let call = r#"SFTConfig(per_device_train_batch_size=4, max_seq_length=2048, bf16=True, gradient_accumulation_steps=8, optim="adamw_8bit")"#;
+    assert!(looks_like_trainer_config(call));
+    let c = parse_trainer_config(call).unwrap();
+    assert_eq!(c.framework, Some("TRL/transformers"));
+    assert_eq!(
+        (c.batch, c.pack, c.grad_accum),
+        (Some(4), Some(2048), Some(8))
+    );
+    assert_eq!(
+        (c.dtype, c.optimizer.as_deref()),
+        (Some("bf16"), Some("adamw_8bit"))
+    );
+    let lora = "trainer = SFTTrainer(model=model, args=args)\nLoraConfig(r=16, target_modules=[\"q_proj\", \"v_proj\"])";
+    let c = parse_trainer_config(lora).unwrap();
+    assert_eq!((c.model_id, c.lora_rank), (None, Some(16)));
+    assert_eq!(c.lora_targets.as_deref(), Some("q_proj,v_proj"));
+    let cli = "python -m trl sft --model_name_or_path Qwen/Qwen2.5-7B \\\n  --use_peft --per_device_train_batch_size 2 --bf16";
+    let c = parse_trainer_config(cli).unwrap();
+    assert_eq!(
+        (c.method, c.batch, c.dtype),
+        (Some("lora"), Some(2), Some("bf16"))
+    );
+    assert_eq!(c.model_id.as_deref(), Some("Qwen/Qwen2.5-7B"));
+}
+
+#[test]
+fn chat_free_and_ps_are_not_configs() {
+    let chat = "LoRA on Qwen2.5 7B, batch 2";
+    assert!(!looks_like_trainer_config(chat));
+    assert_eq!(
+        parse_trainer_config(chat),
+        Err(TrainerConfigError::NothingKnown { read: 0 })
+    );
+    let free = "               total        used        free      shared  buff/cache   available\nMem:             119           4          80           0          35         115\nSwap:             15           0          15\n";
+    assert!(!looks_like_trainer_config(free));
+    assert!(parse_trainer_config(free).is_err());
+    let ps = "owner     413388 99.1  6.2 61232004 8123312 pts/3 Rl+ 14:05  20:41 /home/owner/venv/bin/python3 -m trl sft --model_name_or_path Qwen/Qwen2.5-7B --use_peft --per_device_train_batch_size 2";
+    assert!(!looks_like_trainer_config(ps));
+    let vllm = "owner 412233 3.1 1.2 48211320 1598232 pts/2 Sl+ 14:02 0:41 /usr/bin/python3 /usr/bin/vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.5";
+    assert!(!looks_like_trainer_config(vllm));
+}

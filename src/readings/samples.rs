@@ -1,0 +1,52 @@
+//! Thermal samples and training-log step samples, placed in time.
+
+use serde::Serialize;
+
+/// One sample; a field the GPU did not report is `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ThermalSample {
+    /// Seconds since 1970 of the sample's local wall-clock time (nvidia-smi
+    /// prints local time without a zone; training logs do the same).
+    pub t: f64,
+    pub temp_c: Option<f32>,
+    pub power_w: Option<f32>,
+    pub sm_clock_mhz: Option<f32>,
+    pub util_pct: Option<f32>,
+    /// Thermal slowdown (SW or HW) reported active, when sampled.
+    pub thermal_flag: Option<bool>,
+    /// SW power cap reported active, when sampled.
+    pub power_cap_flag: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TrainSample {
+    /// Seconds: absolute (like the thermal samples) when the log is
+    /// anchored, else since the progress bar started.
+    pub t: f64,
+    pub step: u64,
+    pub sec_per_step: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    Evaluation,
+    Checkpoint,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Marker {
+    pub t: f64,
+    pub kind: MarkerKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrainLog {
+    pub samples: Vec<TrainSample>,
+    /// Whether `t` is absolute time.
+    pub anchored: bool,
+    /// How the absolute time was found.
+    pub anchor_source: Option<String>,
+    pub markers: Vec<Marker>,
+    pub lines_read: u64,
+}

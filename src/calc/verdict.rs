@@ -38,6 +38,13 @@ pub struct Judgement {
     pub explanation: String,
 }
 
+/// The peak's share of the budget in percent, one decimal, rounded up so the
+/// share never reads smaller than it is. Every reply shows this one figure.
+pub fn share_of_budget(total_centi: u64, budget_centi: u64) -> f64 {
+    let pct = total_centi as f64 * 100.0 / budget_centi as f64;
+    (pct * 10.0).ceil() / 10.0
+}
+
 pub fn judge(total_centi: u64, budget_centi: u64, k: &Knowledge) -> Judgement {
     let tight = k.spark("tight above");
     let margin = budget_centi as i64 - total_centi as i64;
@@ -58,12 +65,10 @@ pub fn judge(total_centi: u64, budget_centi: u64, k: &Knowledge) -> Judgement {
             ),
         };
     }
-    let pct = total_centi as f64 * 100.0 / budget_centi as f64;
     let explanation = format!(
         "{} GB is {:.1} % of the {} GB budget, margin {} GB; tight above {:.0} % ({})",
         show_centi(total_centi),
-        // One decimal, rounded up so the share never reads smaller than it is.
-        (pct * 10.0).ceil() / 10.0,
+        share_of_budget(total_centi, budget_centi),
         show_centi(budget_centi),
         show_centi_delta(margin),
         tight.value * 100.0,

@@ -48,8 +48,14 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
     };
     let mut blocks = Vec::new();
     blocks.extend(gpu_line.map(Block::Text));
+    let has_gpu_rows = match e {
+        Evidence::SmiTable(t) => !t.gpus.is_empty(),
+        Evidence::ComputeApps(_) => true,
+    };
     if processes.is_empty() {
-        blocks.push(Block::Text("It lists no processes using the GPU.".into()));
+        blocks.push(Block::Text(
+            "No process rows in what you pasted (nvidia-smi lists them under `Processes:`).".into(),
+        ));
     } else {
         blocks.push(Block::List(processes.iter().map(process_line).collect()));
         let compute = processes.iter().filter(|p| p.kind.contains('C')).count();
@@ -58,6 +64,10 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
         } else {
             format!("{compute} compute process(es) are listed. To know what each holds and whether it is capped, paste `ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep`.")
         }));
+    }
+    if !has_gpu_rows {
+        // The rest of a table whose GPU rows came in the turn before.
+        return blocks;
     }
     blocks.extend(by_topic("nvidia_smi_gb10", k).map(Block::Text));
     blocks.push(Block::Text(format!(

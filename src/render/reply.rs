@@ -70,7 +70,7 @@ fn summary(s: &PlanSummary) -> String {
     let pct = if s.budget_centi_gb > 0 {
         format!(
             ", {:.1} % of it",
-            s.peak_centi_gb as f64 * 100.0 / s.budget_centi_gb as f64
+            crate::calc::verdict::share_of_budget(s.peak_centi_gb, s.budget_centi_gb)
         )
     } else {
         String::new()

@@ -64,6 +64,8 @@ pub struct Absorbed {
     pub adopted: bool,
     /// "ok do that" with nothing to adopt.
     pub nothing_to_adopt: bool,
+    /// "no" to the what-if on the table: the run stays as it is.
+    pub dropped_what_if: bool,
     /// A model the owner named that the catalog does not have.
     pub unknown_model: Option<String>,
     pub oom: Option<OomEvent>,

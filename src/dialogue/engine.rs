@@ -96,6 +96,9 @@ fn compose(
             "Nothing is waiting for a yes or no right now. `/status` shows what I know and what is next.",
         );
     }
+    if a.dropped_what_if {
+        return Reply::info("Dropped the what-if: your run stays as it is. `/status` shows it.");
+    }
     if a.nothing_to_adopt {
         return Reply::info(
             "There is no what-if on the table to adopt. Ask one (\"what if batch 2?\") or change the run directly (\"batch 2\").",

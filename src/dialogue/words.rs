@@ -109,6 +109,7 @@ fn answer_pending(
         return;
     }
     if ans == Answer::No && session.what_if.take().is_some() {
+        out.dropped_what_if = true;
         return;
     }
     out.stray_answer = true;

@@ -42,7 +42,7 @@ pub struct Sentence {
 
 static WHAT_IF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(\bwhat if\b|\bwhat about\b|\bhow about\b|\bsuppose\b|\bsupposing\b|\binstead\b|\bif i (?:use|used|switch|switched|went|go|try|tried|drop|dropped|change|changed)\b|\bwould it fit (?:with|if|at)\b|\bswitch(?:ing)? to\b|\bcompare\b)",
+        r"(?i)(\bwhat if\b|\bwhat about\b|\bhow about\b|\bsuppose\b|\bsupposing\b|\bif i (?:use|used|switch|switched|went|go|try|tried|drop|dropped|change|changed)\b|\bwould it fit (?:with|if|at)\b|\bcompare\b)",
     )
 });
 static INTERROGATIVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -143,12 +143,15 @@ mod tests {
     fn a_report_then_a_question() {
         assert_eq!(
             intents("I already halved the batch and it still OOMs. Should I switch to bf16 LoRA?"),
-            vec![Intent::Statement, Intent::WhatIf]
+            vec![Intent::Statement, Intent::Question]
         );
         assert_eq!(
             intents("should I switch to plain bf16 LoRA, would it be faster?"),
-            vec![Intent::WhatIf]
+            vec![Intent::Question]
         );
+        // An order is a statement, however it is phrased.
+        assert_eq!(intents("switch to qlora"), vec![Intent::Statement]);
+        assert_eq!(intents("use 8-bit adam instead"), vec![Intent::Statement]);
     }
 
     #[test]

@@ -36,27 +36,46 @@ struct OwnFiles;
 
 impl Files for OwnFiles {
     fn open(&self, path: &str) -> Result<Box<dyn std::io::Read>, String> {
-        let expanded = match path.strip_prefix("~/") {
-            Some(rest) => std::env::var_os("HOME")
-                .map(|h| PathBuf::from(h).join(rest))
-                .ok_or("`~` cannot be expanded: HOME is not set")?,
-            None => PathBuf::from(path),
-        };
-        let file = std::fs::File::open(&expanded).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file on this machine".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            _ => e.to_string(),
-        })?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err("it is a directory, not a file".into());
+        if path.starts_with("~/") && std::env::var_os("HOME").is_none() {
+            return Err("`~` cannot be expanded: HOME is not set".into());
         }
-        Ok(Box::new(file))
+        // The same bounded reader as `headroom thermal`, so a 1 GB log typed
+        // as a path streams in the chat as it does on the command line.
+        crate::input::open(&expand_home(path), crate::input::TRAIN_LOG)
+            .map(|f| Box::new(f) as Box<dyn std::io::Read>)
     }
 }
 
 pub enum Outcome {
     Reply(Shown),
     Quit,
+}
+
+/// `~/x` as the owner's home, like a shell would.
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
+    }
+}
+
+/// The owner's words of the last turn, when the transcript ends before its
+/// reply was stored (the session was killed while answering).
+fn unanswered_turn(events: &[Event]) -> Option<String> {
+    let last_owner = events
+        .iter()
+        .rposition(|e| matches!(e, Event::Owner { .. }))?;
+    let answered = events[last_owner + 1..]
+        .iter()
+        .any(|e| matches!(e, Event::Reply { .. } | Event::Cancelled { .. }));
+    match &events[last_owner] {
+        Event::Owner { text, paste, .. } if !answered => Some(if paste.is_some() {
+            "(a large paste)".to_string()
+        } else {
+            text.clone()
+        }),
+        _ => None,
+    }
 }
 
 pub struct Conversation {
@@ -71,6 +90,10 @@ pub struct Conversation {
     id: String,
     dir: PathBuf,
     unreadable_lines: usize,
+    /// Where the torn transcript's original was kept, when it was repaired.
+    repaired: Option<PathBuf>,
+    /// The owner's last words from before, when no reply followed them.
+    unanswered: Option<String>,
     _lock: DataDirLock,
 }
 
@@ -91,8 +114,9 @@ impl Conversation {
         };
         ensure_private_dir(dir).map_err(dir_err)?;
         let lock = acquire(dir)?;
-        let (events, unreadable_lines) = load(dir).map_err(dir_err)?;
-        let session = replay(&events, Knowledge::embedded());
+        let loaded = load(dir).map_err(dir_err)?;
+        let unanswered = unanswered_turn(&loaded.events);
+        let session = replay(&loaded.events, dir, Knowledge::embedded());
         let mut transcript = Transcript::open(dir).map_err(dir_err)?;
         let id = at.strftime("%Y%m%dT%H%M%SZ").to_string();
         transcript
@@ -110,7 +134,9 @@ impl Conversation {
             transcript,
             id,
             dir: dir.to_path_buf(),
-            unreadable_lines,
+            unreadable_lines: loaded.unreadable,
+            repaired: loaded.repaired,
+            unanswered,
             _lock: lock,
         })
     }
@@ -121,6 +147,23 @@ impl Conversation {
 
     pub fn greeting(&self, at: Timestamp) -> String {
         let mut text = greeting(&self.session, at, Knowledge::embedded());
+        if let Some(kept) = &self.repaired {
+            text.push_str(&format!(
+                "\n\n(The transcript ended inside a record, as after a crash mid-write: I cut it back to the last whole record and kept the original as {}.)",
+                kept.display()
+            ));
+        }
+        if let Some(words) = &self.unanswered {
+            let quoted: String = words.chars().take(80).collect();
+            let more = if words.chars().count() > 80 {
+                "…"
+            } else {
+                ""
+            };
+            text.push_str(&format!(
+                "\n\n(Your last message, \"{quoted}{more}\", was kept, but its reply was never shown: the session ended first. What it told me is remembered above; say it again to see the answer.)"
+            ));
+        }
         if self.unreadable_lines > 0 {
             text.push_str(&format!(
                 "\n\n({} line(s) of {} could not be read and were skipped; everything else was kept.)",
@@ -140,10 +183,20 @@ impl Conversation {
         if let Some(cmd) = commands::parse(text) {
             return self.command(cmd, at);
         }
+        let paste = if text.len() > crate::memory::pastes::BY_REFERENCE_ABOVE {
+            Some(crate::memory::pastes::store(&self.dir, text)?)
+        } else {
+            None
+        };
         self.record(Event::Owner {
             at,
             session: self.id.clone(),
-            text: text.to_string(),
+            text: if paste.is_some() {
+                String::new()
+            } else {
+                text.to_string()
+            },
+            paste,
         })?;
         let reply = respond_with(
             &mut self.session,
@@ -259,16 +312,33 @@ impl Conversation {
         }
     }
 
-    fn export(&mut self, path: Option<String>, at: Timestamp) -> Reply {
-        let target = path.map(PathBuf::from).unwrap_or_else(|| {
+    fn export(&mut self, arg: Option<String>, at: Timestamp) -> Reply {
+        let words: Vec<&str> = arg.as_deref().unwrap_or("").split_whitespace().collect();
+        let force = words.contains(&"--force");
+        let path = words
+            .iter()
+            .find(|w| **w != "--force")
+            .map(|p| expand_home(p));
+        let target = path.unwrap_or_else(|| {
             PathBuf::from(format!(
                 "headroom-session-{}.md",
                 at.strftime("%Y%m%dT%H%M%SZ")
             ))
         });
-        let result = load(&self.dir).and_then(|(events, _)| {
-            let md = session_markdown(&events, &self.id);
-            let mut f = create_private(&target)?;
+        if !force && std::fs::symlink_metadata(&target).is_ok() {
+            return Reply::problem(format!(
+                "{} already exists; I do not overwrite files. Give another name, or `/export {} --force` to replace it.",
+                crate::render::terminal::sanitize(&target.display().to_string()),
+                crate::render::terminal::sanitize(&target.display().to_string())
+            ));
+        }
+        let result = load(&self.dir).and_then(|loaded| {
+            let md = session_markdown(&loaded.events, &self.id, &self.dir);
+            let mut f = if force {
+                create_private(&target)?
+            } else {
+                crate::memory::datadir::create_new_private(&target)?
+            };
             f.write_all(md.as_bytes())?;
             f.sync_all()
         });

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod conversation;
 pub mod dialogue;
 pub mod extract;
+pub mod input;
 pub mod knowledge;
 pub mod llm;
 pub mod memory;

@@ -250,6 +250,32 @@ impl Loss {
 }
 
 /// Why headroom will not plan tensor parallelism across Sparks.
+/// The largest micro-batch a plan accepts: far beyond any run on one box,
+/// small enough that every product of the worksheet stays exact.
+pub const MAX_BATCH: u64 = 65_536;
+/// The longest packing length a plan accepts (4 Mi tokens).
+pub const MAX_PACK: u64 = 4_194_304;
+/// The largest LoRA rank a plan accepts.
+pub const MAX_RANK: u64 = 65_536;
+
+/// Why a batch, packing length or rank cannot be planned, if it cannot.
+pub fn out_of_range(what: &str, value: u64) -> Option<String> {
+    let (limit, name) = match what {
+        "batch" => (MAX_BATCH, "a batch"),
+        "pack" => (MAX_PACK, "a packing length"),
+        _ => (MAX_RANK, "a LoRA rank"),
+    };
+    if value == 0 {
+        Some(format!("{name} of 0 is not a run"))
+    } else if value > limit {
+        Some(format!(
+            "{name} of {value} is beyond what headroom plans (at most {limit}); check the number"
+        ))
+    } else {
+        None
+    }
+}
+
 pub const TENSOR_PARALLEL_REFUSAL: &str = "Tensor parallel is refused: it splits every layer's matmuls across the Sparks and exchanges activations inside every layer, so each step waits on the network between the boxes instead of NVLink inside one GPU. The seed's rule for two Sparks is DDP or FSDP only, never tensor parallel. Ask for FSDP to split the weights, gradients and optimizer states, or DDP to keep a whole copy on each Spark.";
 
 /// Whether the words ask for tensor parallelism.

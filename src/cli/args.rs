@@ -131,11 +131,11 @@ pub struct PlanArgs {
     /// bf16, fp16, fp32 (or a weight format: nf4, nvfp4, mxfp4, fp8, int8, int4)
     #[arg(long, value_name = "DTYPE", value_parser = parse_dtype)]
     pub dtype: Option<crate::calc::setup::Dtype>,
-    /// Micro-batch size per step
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Micro-batch size per step (1 to 65536)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::calc::setup::MAX_BATCH))]
     pub batch: Option<u64>,
-    /// Packing length (tokens per sequence)
-    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Packing length, tokens per sequence (1 to 4194304)
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=crate::calc::setup::MAX_PACK))]
     pub pack: Option<u64>,
     /// adamw, adamw_8bit, paged_adamw_8bit, paged_adamw_32bit or sgd
     #[arg(long, value_name = "NAME", value_parser = parse_optimizer)]
@@ -143,8 +143,8 @@ pub struct PlanArgs {
     /// on or off
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub grad_checkpointing: Option<bool>,
-    /// LoRA rank
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// LoRA rank (1 to 65536)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::calc::setup::MAX_RANK))]
     pub lora_rank: Option<u64>,
     /// all-linear, attn, or module names: q_proj,v_proj
     #[arg(long, value_name = "TARGETS", value_parser = parse_targets)]

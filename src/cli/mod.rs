@@ -16,7 +16,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("headroom: {message}");
+    // Paths and pasted text may hold control bytes: never raw to stderr.
+    eprintln!("headroom: {}", crate::render::terminal::sanitize(message));
     ExitCode::FAILURE
 }
 
@@ -29,7 +30,10 @@ fn is_broken_pipe(e: &std::io::Error) -> bool {
 fn plan_exit(result: Result<(String, crate::calc::verdict::Verdict), plan::PlanError>) -> ExitCode {
     match result {
         Err(e) => {
-            eprintln!("headroom: {e}");
+            eprintln!(
+                "headroom: {}",
+                crate::render::terminal::sanitize(&e.to_string())
+            );
             ExitCode::from(2)
         }
         Ok((text, verdict)) => {
@@ -88,17 +92,22 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             json,
             svg,
             png,
-        }) => print(
-            thermal::run(&thermal::ThermalArgs {
-                thermal,
-                train_log: train_log.as_deref(),
-                start: start.as_deref(),
-                json: *json,
-                svg: svg.as_deref(),
-                png: png.as_deref(),
-            })
-            .map_err(|e| e.to_string()),
-        ),
+        }) => match thermal::run(&thermal::ThermalArgs {
+            thermal,
+            train_log: train_log.as_deref(),
+            start: start.as_deref(),
+            json: *json,
+            svg: svg.as_deref(),
+            png: png.as_deref(),
+        }) {
+            Err(e) => fail(&e.to_string()),
+            Ok((text, None)) => print(Ok(text)),
+            // The verdict first, then why the chart is missing.
+            Ok((text, Some(chart))) => {
+                let _ = print(Ok(text));
+                fail(&format!("the chart could not be written: {chart}"))
+            }
+        },
         Some(Command::Sampler) => print(Ok(render(&thermal::sampler_text(), Style::detect()))),
         Some(Command::Key { action }) => print(key(action)),
         None => dialogue(&cli),

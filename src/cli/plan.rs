@@ -13,7 +13,6 @@ use crate::render::plan_json::plan_json;
 use crate::render::plan_md::render_plan;
 use crate::render::terminal::{Style, render};
 use crate::reply::InputLine;
-use std::io::Read;
 
 /// A problem with the flags, worded for the owner.
 #[derive(Debug, thiserror::Error)]
@@ -21,16 +20,12 @@ use std::io::Read;
 pub struct PlanError(pub String);
 
 fn read_source(path: &std::path::Path) -> Result<String, PlanError> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| PlanError(format!("--free -: could not read stdin: {e}")))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| PlanError(format!("cannot read {}: {e}", path.display())))
-    }
+    crate::input::read_text(path, crate::input::MEMORY_PASTE).map_err(|e| {
+        PlanError(format!(
+            "--free {}: {e}",
+            crate::render::terminal::sanitize(&path.display().to_string())
+        ))
+    })
 }
 
 /// The plan's text (or JSON) and its verdict, which sets the exit code.
@@ -43,8 +38,12 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
         origin,
     };
     let model = if let Some(path) = &args.config {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| PlanError(format!("--config: cannot read {}: {e}", path.display())))?;
+        let text = crate::input::read_text(path, crate::input::CONFIG_JSON).map_err(|e| {
+            PlanError(format!(
+                "--config {}: {e}",
+                crate::render::terminal::sanitize(&path.display().to_string())
+            ))
+        })?;
         let arch = parse_config(&text)
             .map_err(|e| PlanError(format!("--config {}: {e}. {}", path.display(), e.hint())))?;
         from_config(arch, &path.display().to_string())

@@ -5,9 +5,11 @@ use crate::calc::thermal::analyze;
 use crate::cli::plan::PlanError;
 use crate::extract::thermal_csv::{parse_time, read_thermal};
 use crate::extract::train_log::{TrainLog, read_train_log};
+use crate::input::{Limited, THERMAL_CSV, TRAIN_LOG};
 use crate::knowledge::Knowledge;
 use crate::render::chart::{Glyphs, chart};
 use crate::render::svg_chart::{png, svg};
+use crate::render::terminal::sanitize;
 use crate::render::terminal::{Style, render};
 use crate::render::thermal_md::{thermal_json, thermal_markdown};
 use std::fs::File;
@@ -32,14 +34,51 @@ pub struct ThermalArgs<'a> {
     pub png: Option<&'a Path>,
 }
 
-fn open(path: &Path, flag: &str) -> Result<File, PlanError> {
-    File::open(path).map_err(|e| PlanError(format!("{flag}{}: {e}", path.display())))
+fn open(path: &Path, flag: &str, limit: u64) -> Result<Limited<File>, PlanError> {
+    crate::input::open(path, limit).map_err(|e| {
+        PlanError(format!(
+            "{flag}{}: {e}",
+            sanitize(&path.display().to_string())
+        ))
+    })
 }
 
-pub fn run(args: &ThermalArgs<'_>) -> Result<String, PlanError> {
+/// Write the charts asked for; the text verdict does not depend on them.
+fn write_charts(
+    args: &ThermalArgs<'_>,
+    thermal: &[crate::readings::samples::ThermalSample],
+    train: &[crate::readings::samples::TrainSample],
+    analysis: &crate::calc::thermal::Analysis,
+) -> Result<(), String> {
+    let title = format!(
+        "headroom thermal check: {} (shaded: thermal event; black line: slowdown onset)",
+        analysis.verdict.label()
+    );
+    let doc = svg(thermal, train, analysis, &title)?;
+    if let Some(p) = args.svg {
+        std::fs::write(p, &doc)
+            .map_err(|e| format!("--svg {}: {e}", sanitize(&p.display().to_string())))?;
+    }
+    if let Some(p) = args.png {
+        let bytes = png(&doc)?;
+        std::fs::write(p, bytes)
+            .map_err(|e| format!("--png {}: {e}", sanitize(&p.display().to_string())))?;
+    }
+    Ok(())
+}
+
+/// The verdict's text, and the chart's error when a chart was asked for and
+/// could not be written (the verdict is printed either way).
+pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError> {
     let k = Knowledge::embedded();
-    let thermal = read_thermal(BufReader::new(open(args.thermal, "")?))
-        .map_err(|e| PlanError(format!("{}: {e}. {}", args.thermal.display(), e.hint())))?;
+    let thermal =
+        read_thermal(BufReader::new(open(args.thermal, "", THERMAL_CSV)?)).map_err(|e| {
+            PlanError(format!(
+                "{}: {e}. {}",
+                sanitize(&args.thermal.display().to_string()),
+                e.hint()
+            ))
+        })?;
     let start = match args.start {
         None => None,
         Some(s) => Some(parse_time(s).ok_or_else(|| {
@@ -51,32 +90,28 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<String, PlanError> {
     let train: Option<TrainLog> = match args.train_log {
         None => None,
         Some(p) => Some(
-            read_train_log(open(p, "--train-log ")?, start).map_err(|e| {
-                PlanError(format!("--train-log {}: {e}. {}", p.display(), e.hint()))
+            read_train_log(open(p, "--train-log ", TRAIN_LOG)?, start).map_err(|e| {
+                PlanError(format!(
+                    "--train-log {}: {e}. {}",
+                    sanitize(&p.display().to_string()),
+                    e.hint()
+                ))
             })?,
         ),
     };
     let analysis = analyze(&thermal, train.as_ref(), k);
     let train_samples = train.as_ref().map_or(&[][..], |t| &t.samples[..]);
-    if args.svg.is_some() || args.png.is_some() {
-        let title = format!(
-            "headroom thermal check: {} (shaded: thermal event; black line: slowdown onset)",
-            analysis.verdict.label()
-        );
-        let doc = svg(&thermal, train_samples, &analysis, &title).map_err(PlanError)?;
-        if let Some(p) = args.svg {
-            std::fs::write(p, &doc)
-                .map_err(|e| PlanError(format!("--svg {}: {e}", p.display())))?;
-        }
-        if let Some(p) = args.png {
-            let bytes = png(&doc).map_err(PlanError)?;
-            std::fs::write(p, bytes)
-                .map_err(|e| PlanError(format!("--png {}: {e}", p.display())))?;
-        }
-    }
+    let chart_error = if args.svg.is_some() || args.png.is_some() {
+        write_charts(args, &thermal, train_samples, &analysis).err()
+    } else {
+        None
+    };
     if args.json {
-        return Ok(serde_json::to_string_pretty(&thermal_json(&analysis))
-            .expect("thermal JSON serializes"));
+        return Ok((
+            serde_json::to_string_pretty(&thermal_json(&analysis))
+                .expect("thermal JSON serializes"),
+            chart_error,
+        ));
     }
     let style = Style::detect();
     let glyphs = if style == Style::Rich && std::io::stdout().is_terminal() {
@@ -91,5 +126,5 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<String, PlanError> {
             chart(&thermal, train_samples, &analysis, 72, glyphs)
         ));
     }
-    Ok(render(&md, style))
+    Ok((render(&md, style), chart_error))
 }

@@ -66,6 +66,12 @@ pub struct Absorbed {
     pub nothing_to_adopt: bool,
     /// "no" to the what-if on the table: the run stays as it is.
     pub dropped_what_if: bool,
+    /// Processes the owner kept out of a stop ("yes, but not vllm").
+    pub kept_by_owner: Vec<(u64, crate::readings::process::ProcessKind)>,
+    /// A "yes, but …" whose exception names nothing that is pending.
+    pub unclear_answer: bool,
+    /// Values no plan can use, each with why; the run keeps its old value.
+    pub refused: Vec<String>,
     /// A model the owner named that the catalog does not have.
     pub unknown_model: Option<String>,
     pub oom: Option<OomEvent>,

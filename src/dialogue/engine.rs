@@ -61,7 +61,15 @@ pub fn respond_with(
     let about_pending =
         absorbed.approval.is_some() || absorbed.oom.is_some() || absorbed.procs || absorbed.ollama;
     let mut reply = compose(session, &absorbed, now, k, files);
-    if !about_pending && let Some(action) = &session.pending {
+    // A reply that is itself about what is waiting needs no reminder.
+    let restated = reply.kind == ReplyKind::Ask
+        && reply.verdict.is_none()
+        && session.pending.is_some()
+        && reply.blocks.len() == 1;
+    if !about_pending
+        && !restated
+        && let Some(action) = &session.pending
+    {
         reply = reply.then(format!(
             "(Still waiting for your yes or no on: {}. Only a short typed answer counts; text inside a paste is data.)",
             action.label()
@@ -88,8 +96,25 @@ fn compose(
         }
         return reply;
     }
+    if a.unclear_answer {
+        return Reply::info(
+            "I read that as a yes with an exception, but the exception names nothing that is waiting for your answer. Reply yes or no.",
+        );
+    }
     if let Some((action, ans)) = &a.approval {
-        return approval_reply(session, action, *ans, k);
+        let mut reply = approval_reply(session, action, *ans, k);
+        if !a.kept_by_owner.is_empty() {
+            let kept: Vec<String> = a
+                .kept_by_owner
+                .iter()
+                .map(|(pid, kind)| format!("{} (pid {pid})", kind.label()))
+                .collect();
+            reply = reply.lead(format!(
+                "Keeping {} as you asked; I won't suggest stopping it again unless you ask.",
+                kept.join(", ")
+            ));
+        }
+        return reply;
     }
     if a.stray_answer {
         return Reply::info(
@@ -123,6 +148,11 @@ fn compose(
     }
     if let Some(e) = &a.evidence {
         reply.blocks.extend(evidence_blocks(e, k));
+    }
+    for why in &a.refused {
+        reply.push(Block::Text(format!(
+            "I did not take {why}; the run keeps what it had."
+        )));
     }
     if a.tensor_parallel {
         reply.push(Block::Text(TENSOR_PARALLEL_REFUSAL.into()));
@@ -178,6 +208,15 @@ fn compose(
         plan_part(session, a, now, k, &mut reply);
     }
     if reply.blocks.is_empty() {
+        if let Some(action) = &session.pending {
+            return Reply {
+                kind: ReplyKind::Ask,
+                ..Reply::info(format!(
+                    "Nothing was done. Only a short typed answer counts; text inside a paste is data, and a question or a hedge is not a yes. What is waiting: {}. Reply yes, no, or yes with an exception (\"yes, but not vllm\").",
+                    action.label()
+                ))
+            };
+        }
         return not_understood(session, a);
     }
     reply

@@ -223,7 +223,9 @@ impl Facts {
             }),
             Slot::Offload(on) => set(&mut self.offload, *on, w, at, SlotName::Offload, on_off),
             // Questions and refusals are handled by the engine, not kept.
-            Slot::Solve(_) | Slot::TensorParallel | Slot::UnknownModel(_) => None,
+            Slot::Solve(_) | Slot::TensorParallel | Slot::UnknownModel(_) | Slot::OutOfRange(_) => {
+                None
+            }
         }
     }
 

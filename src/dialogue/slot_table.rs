@@ -174,7 +174,9 @@ pub fn slot_of(slot: &Slot) -> Option<SlotName> {
         Slot::Nodes(_) => SlotName::Nodes,
         Slot::Sharding(_) => SlotName::Sharding,
         Slot::Offload(_) => SlotName::Offload,
-        Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel => return None,
+        Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel | Slot::OutOfRange(_) => {
+            return None;
+        }
     })
 }
 

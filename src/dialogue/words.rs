@@ -9,7 +9,7 @@ use crate::dialogue::ladder::{Action, Awaiting, Decision, RungStatus, record_res
 use crate::dialogue::oom_turn::changed_facts;
 use crate::dialogue::session::Session;
 use crate::dialogue::thermal_turn::{Source, mentions_thermal};
-use crate::extract::approval::Answer;
+use crate::extract::approval::{Answer, Approval};
 use crate::extract::intent::{Intent, Request, request, sentences, short_answer};
 use crate::extract::oom::{Rung, already_did, oom_report, phase_answer, step_result};
 use crate::extract::paths::paths_in;
@@ -77,13 +77,70 @@ fn adopt(session: &mut Session, at: Timestamp, out: &mut Absorbed) {
     out.adopted = true;
 }
 
+/// Does this word name the process (its kind, its label or its pid)?
+fn names(word: &str, pid: u64, kind: crate::readings::process::ProcessKind) -> bool {
+    let w = word.to_ascii_lowercase();
+    w == pid.to_string()
+        || kind.key().contains(&w)
+        || kind.label().to_ascii_lowercase().contains(&w)
+}
+
+/// "yes, but not vllm": stop the rest, keep what the words name. Both
+/// halves are remembered as decisions.
+fn partial_stop(
+    session: &mut Session,
+    except: &[String],
+    at: Timestamp,
+    out: &mut Absorbed,
+) -> bool {
+    let Some(Action::Stop(list)) = session.pending.clone() else {
+        return false;
+    };
+    let (kept, stopped): (Vec<_>, Vec<_>) = list
+        .into_iter()
+        .partition(|(pid, kind)| except.iter().any(|w| names(w, *pid, *kind)));
+    if kept.is_empty() {
+        return false;
+    }
+    session.pending = None;
+    session.decisions.push(Decision {
+        action: Action::Stop(kept.clone()),
+        approved: false,
+        at,
+    });
+    out.kept_by_owner = kept;
+    if stopped.is_empty() {
+        out.approval = Some((Action::Stop(Vec::new()), Answer::No));
+        return true;
+    }
+    let action = Action::Stop(stopped);
+    session.decisions.push(Decision {
+        action: action.clone(),
+        approved: true,
+        at,
+    });
+    out.approval = Some((action, Answer::Yes));
+    true
+}
+
 fn answer_pending(
     session: &mut Session,
-    ans: Answer,
+    approval: Approval,
     at: Timestamp,
     k: &Knowledge,
     out: &mut Absorbed,
 ) {
+    let ans = match &approval {
+        Approval::No => Answer::No,
+        Approval::Yes => Answer::Yes,
+        Approval::YesExcept(except) => {
+            if !partial_stop(session, except, at, out) {
+                // An exception that names nothing pending is no decision.
+                out.unclear_answer = true;
+            }
+            return;
+        }
+    };
     if let Some(action) = session.pending.take() {
         apply_approval(session, &action, ans == Answer::Yes, at);
         step_ladder(session, k);
@@ -194,6 +251,7 @@ pub fn absorb_words(
                 Slot::Solve(what) => out.solve = Some(*what),
                 Slot::TensorParallel => out.tensor_parallel = true,
                 Slot::UnknownModel(name) => out.unknown_model = Some(name.clone()),
+                Slot::OutOfRange(why) => out.refused.push(format!("\"{}\": {why}", found.words)),
                 _ if sentence.intent == Intent::WhatIf => hypothetical.push(found),
                 _ if sentence.intent == Intent::Question
                     && (!describing || conflicts(&session.facts, &found)) =>

@@ -46,30 +46,102 @@ const NO: &[&str] = &[
     "never",
 ];
 
-/// Yes or no, when the whole turn is one short typed answer.
-pub fn answer(text: &str) -> Option<Answer> {
+/// Words that make a short answer a hedge, not a decision.
+const HEDGES: &[&str] = &[
+    "wait", "hold on", "hang on", "not sure", "maybe", "hmm", "actually", "unsure", "later",
+];
+
+/// A short typed answer, possibly keeping some processes out of a yes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    Yes,
+    No,
+    /// "yes, but not vllm": yes for everything except what these words name.
+    YesExcept(Vec<String>),
+}
+
+fn words(t: &str) -> Vec<String> {
+    t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Yes, no, or a yes with exceptions, when the whole turn is one short
+/// typed answer. A question ("ok, what would that stop?") or a hedge ("go,
+/// wait no") is not an answer.
+pub fn approval(text: &str) -> Option<Approval> {
     let t = text.trim();
-    if t.contains('\n') || t.chars().count() > 40 {
+    if t.contains('\n') || t.chars().count() > 60 || t.contains('?') {
         return None;
     }
-    let norm: String = t
-        .to_ascii_lowercase()
-        .trim_end_matches(['.', '!'])
-        .trim()
-        .to_string();
-    let first = norm
+    let norm = t.to_ascii_lowercase();
+    if HEDGES.iter().any(|h| norm.contains(h)) {
+        return None;
+    }
+    let norm = norm.trim_end_matches(['.', '!']).trim().to_string();
+    let mut first = norm
         .split([',', '.', '!', ';'])
         .next()
         .unwrap_or("")
         .trim()
         .to_string();
-    if YES.contains(&norm.as_str()) || YES.contains(&first.as_str()) {
-        Some(Answer::Yes)
-    } else if NO.contains(&norm.as_str()) || NO.contains(&first.as_str()) {
-        Some(Answer::No)
-    } else {
-        None
+    // "yes except ollama", "ok but not vllm": the answer is the first word.
+    if let Some((word, tail)) = first.split_once(' ')
+        && YES.contains(&word)
+        && ["except ", "but "].iter().any(|p| tail.starts_with(p))
+    {
+        first = word.to_string();
     }
+    let rest = norm[first.len()..]
+        .trim_start_matches([',', '.', '!', ';', ' '])
+        .to_string();
+    let is_yes = YES.contains(&norm.as_str()) || YES.contains(&first.as_str());
+    let is_no = NO.contains(&norm.as_str()) || NO.contains(&first.as_str());
+    // Both a yes and a no in one answer ("yes no", "go, no") is no decision.
+    let says_no_too = words(&rest)
+        .iter()
+        .any(|w| NO.contains(&w.as_str()) && w != "not");
+    match (is_yes, is_no) {
+        (true, false) if rest.is_empty() || YES.contains(&rest.as_str()) => Some(Approval::Yes),
+        (true, false) => {
+            // "yes, but not vllm" / "yes except ollama".
+            let except = rest
+                .strip_prefix("but not ")
+                .or_else(|| rest.strip_prefix("except "))
+                .or_else(|| rest.strip_prefix("but leave "))
+                .or_else(|| rest.strip_prefix("not "))
+                .map(words)
+                .filter(|w| !w.is_empty());
+            match except {
+                Some(w) => Some(Approval::YesExcept(w)),
+                None if says_no_too => None,
+                // "yes go ahead", "ok do it now" and similar.
+                None if words(&rest).iter().all(|w| {
+                    [
+                        "go", "ahead", "do", "it", "now", "please", "sure", "thanks", "that",
+                        "then",
+                    ]
+                    .contains(&w.as_str())
+                }) =>
+                {
+                    Some(Approval::Yes)
+                }
+                None => None,
+            }
+        }
+        (false, true) => Some(Approval::No),
+        _ => None,
+    }
+}
+
+/// Yes or no, when the whole turn is one short typed answer (a yes with
+/// exceptions counts as yes here; see `approval` for them).
+pub fn answer(text: &str) -> Option<Answer> {
+    approval(text).map(|a| match a {
+        Approval::No => Answer::No,
+        Approval::Yes | Approval::YesExcept(_) => Answer::Yes,
+    })
 }
 
 #[cfg(test)]
@@ -83,6 +155,33 @@ mod tests {
         assert_eq!(answer("no"), Some(Answer::No));
         assert_eq!(answer("No, thanks"), Some(Answer::No));
         assert_eq!(answer("batch 2"), None);
+    }
+
+    #[test]
+    fn questions_and_hedges_are_not_answers() {
+        for text in [
+            "ok, what would that stop?",
+            "go, wait no",
+            "yes, no",
+            "hmm ok",
+            "yes?",
+            "ok but actually no",
+        ] {
+            assert_eq!(approval(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_partial_yes_names_what_it_keeps() {
+        assert_eq!(
+            approval("yes, but not vllm"),
+            Some(Approval::YesExcept(vec!["vllm".into()]))
+        );
+        assert_eq!(
+            approval("yes except ollama"),
+            Some(Approval::YesExcept(vec!["ollama".into()]))
+        );
+        assert_eq!(approval("yes go ahead"), Some(Approval::Yes));
     }
 
     #[test]

@@ -9,6 +9,8 @@ pub enum ConfigError {
     NotJson(String),
     #[error("it has no `{0}` field")]
     Missing(&'static str),
+    #[error("`{field}` is {value}, which no model has")]
+    Impossible { field: &'static str, value: u64 },
 }
 
 impl ConfigError {
@@ -68,7 +70,7 @@ pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
             "gpt_neox" | "falcon" | "RefinedWebModel" | "phi" | "gpt2" | "gptj" | "stablelm_alpha"
         )
     );
-    Ok(Arch {
+    let arch = Arch {
         layers: required(v, &["num_hidden_layers", "n_layer", "num_layers"])?,
         hidden,
         intermediate,
@@ -84,13 +86,55 @@ pub fn parse_config(text: &str) -> Result<Arch, ConfigError> {
         } else {
             0
         },
-    })
+    };
+    // A shape of 0 (or an absurd one) would plan a model of nothing, or
+    // overflow the worksheet: refuse it with the field's name.
+    for (field, value, max) in [
+        ("num_hidden_layers", arch.layers, 10_000),
+        ("hidden_size", arch.hidden, 1 << 20),
+        ("intermediate_size", arch.intermediate, 1 << 22),
+        ("num_attention_heads", arch.heads, 1 << 14),
+        ("num_key_value_heads", arch.kv_heads, 1 << 14),
+        ("head_dim", arch.head_dim, 1 << 14),
+        ("vocab_size", arch.vocab, 1 << 24),
+    ] {
+        if value == 0 || value > max {
+            return Err(ConfigError::Impossible { field, value });
+        }
+    }
+    if arch.experts > 4096 || arch.experts_per_token > arch.experts.max(1) {
+        return Err(ConfigError::Impossible {
+            field: "num_experts_per_tok",
+            value: arch.experts_per_token,
+        });
+    }
+    Ok(arch)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::knowledge::Knowledge;
+
+    #[test]
+    fn impossible_shapes_are_refused_by_name() {
+        let e = parse_config(r#"{"hidden_size": 0, "num_attention_heads": 32, "intermediate_size": 11008, "num_hidden_layers": 32, "vocab_size": 32000}"#).unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::Impossible {
+                field: "hidden_size",
+                value: 0
+            }
+        );
+        let e = parse_config(r#"{"hidden_size": 4096, "num_attention_heads": 32, "intermediate_size": 11008, "num_hidden_layers": 18446744073709551615, "vocab_size": 32000}"#).unwrap_err();
+        assert!(matches!(
+            e,
+            ConfigError::Impossible {
+                field: "num_hidden_layers",
+                ..
+            }
+        ));
+    }
 
     #[test]
     fn llama_config_gives_the_catalog_shapes() {

@@ -18,6 +18,8 @@ pub enum FreeError {
     TooFewColumns { found: usize },
     #[error("`{cell}` in the `Mem:` line is not a memory size")]
     BadCell { cell: String },
+    #[error("{0}")]
+    Impossible(String),
 }
 
 impl FreeError {
@@ -112,6 +114,17 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
         .take(6)
         .map(|c| bytes(c))
         .collect::<Result<_, _>>()?;
+    if raw.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        return Err(FreeError::Impossible(
+            "a value in the `Mem:` line is negative, which `free` never prints".into(),
+        ));
+    }
+    if raw[5] > raw[0] || raw[1] > raw[0] || raw[2] > raw[0] {
+        return Err(FreeError::Impossible(format!(
+            "`available` {} (or `used`/`free`) is larger than `total` {}, which `free` never prints",
+            cells[5], cells[0]
+        )));
+    }
     let unit = if si {
         FreeUnit::HumanSi
     } else if human {
@@ -209,6 +222,18 @@ mod tests {
         let text = "Mem: 121704 4000 80000 0 35000 117000\n";
         let r = parse_free(text).unwrap();
         assert_eq!(r.unit, FreeUnit::Mib);
+    }
+
+    #[test]
+    fn impossible_figures_are_refused() {
+        assert!(matches!(
+            parse_free("Mem: 119 4 80 0 35 200"),
+            Err(FreeError::Impossible(_))
+        ));
+        assert!(matches!(
+            parse_free("Mem: 119 4 80 0 35 -5"),
+            Err(FreeError::Impossible(_)) | Err(FreeError::BadCell { .. })
+        ));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! Intent is read per sentence, so "I already halved the batch and it still
 //! OOMs. Should I switch to bf16 LoRA?" is a report and then a question.
 
-use crate::extract::approval::{Answer, answer};
+use crate::extract::approval::{Approval, approval};
 use crate::extract::re;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -100,11 +100,11 @@ fn push_sentence(out: &mut Vec<Sentence>, piece: &str) {
 }
 
 /// A short typed yes or no (never inside a paste).
-pub fn short_answer(text: &str) -> Option<Answer> {
+pub fn short_answer(text: &str) -> Option<Approval> {
     if ADOPT.is_match(text) {
         return None;
     }
-    answer(text)
+    approval(text)
 }
 
 /// A whole-turn request, when the turn is one.
@@ -193,6 +193,6 @@ mod tests {
         assert_eq!(request("next step?"), Some(Request::NextStep));
         assert_eq!(request("batch 2"), None);
         assert_eq!(short_answer("ok do that"), None);
-        assert_eq!(short_answer("yes"), Some(Answer::Yes));
+        assert_eq!(short_answer("yes"), Some(Approval::Yes));
     }
 }

@@ -42,6 +42,8 @@ pub enum Slot {
     Solve(SolveFor),
     /// A request for tensor parallelism, which is refused.
     TensorParallel,
+    /// A value no plan can use, with why ("a batch of 4294967296 is beyond …").
+    OutOfRange(String),
 }
 
 /// A slot value and the owner's words that gave it.
@@ -293,16 +295,24 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         push(Slot::Dtype(d), &c[0]);
     }
     if let Some(c) = BATCH.captures(text)
-        && let Some(b) = number(&c[1]).filter(|b| *b > 0)
+        && let Some(b) = number(&c[1])
     {
-        push(Slot::Batch(b), &c[0]);
+        match crate::calc::setup::out_of_range("batch", b) {
+            None => push(Slot::Batch(b), &c[0]),
+            Some(why) => push(Slot::OutOfRange(why), &c[0]),
+        }
     }
     if let Some(c) = PACK.captures(text)
         && let Some(n) = number(&c[1])
     {
-        let pack = if c.get(2).is_some() { n * 1024 } else { n };
-        if pack > 0 {
-            push(Slot::Pack(pack), &c[0]);
+        let pack = if c.get(2).is_some() {
+            n.saturating_mul(1024)
+        } else {
+            n
+        };
+        match crate::calc::setup::out_of_range("pack", pack) {
+            None => push(Slot::Pack(pack), &c[0]),
+            Some(why) => push(Slot::OutOfRange(why), &c[0]),
         }
     }
     if let Some(c) = OPTIMIZER.captures(text) {
@@ -329,9 +339,12 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         push(Slot::GradCheckpointing(!(negated ^ off)), &c[0]);
     }
     if let Some(c) = RANK.captures(text)
-        && let Some(r) = number(&c[1]).filter(|r| *r > 0)
+        && let Some(r) = number(&c[1])
     {
-        push(Slot::LoraRank(r), &c[0]);
+        match crate::calc::setup::out_of_range("rank", r) {
+            None => push(Slot::LoraRank(r), &c[0]),
+            Some(why) => push(Slot::OutOfRange(why), &c[0]),
+        }
     }
     if let Some(c) = PRECISION.captures(text) {
         let w = c[1].to_ascii_lowercase();

@@ -18,6 +18,8 @@ pub enum ThermalCsvError {
     BadLine { line: usize, what: String },
     #[error("could not read it: {0}")]
     Io(String),
+    #[error("{0}")]
+    Implausible(String),
 }
 
 impl ThermalCsvError {
@@ -74,10 +76,18 @@ fn is_header(line: &str) -> bool {
 }
 
 /// "62", "98.45 W", "1545 MHz", "100 %"; `None` for [N/A] and friends.
+/// A finite number, or nothing: NaN and inf never reach the analysis or
+/// the chart.
 fn number(cell: &str) -> Option<f32> {
     let c = cell.trim();
     let c = c.split_whitespace().next()?;
-    c.parse::<f32>().ok()
+    c.parse::<f32>().ok().filter(|v| v.is_finite())
+}
+
+/// Values outside what a GB10 can report are dropped (a Kelvin
+/// temperature, milliwatts, a clock in Hz), never analysed as °C, W or MHz.
+fn plausible(v: Option<f32>, lo: f32, hi: f32) -> Option<f32> {
+    v.filter(|x| (lo..=hi).contains(x))
 }
 
 fn flag(cell: &str) -> Option<bool> {
@@ -112,14 +122,37 @@ pub fn parse_time(cell: &str) -> Option<f64> {
     Some(secs + s)
 }
 
+/// No sample line is this long; a longer one is not a thermal CSV.
+const MAX_LINE_BYTES: u64 = 64 * 1024;
+
 /// Read every sample; lines that are not samples (headers, blanks, the
 /// `$ nvidia-smi …` command line) are skipped.
 pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCsvError> {
     let mut columns: Vec<Field> = SEED_COLUMNS.to_vec();
     let mut out = Vec::new();
-    for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| ThermalCsvError::Io(e.to_string()))?;
-        let line = line.trim_end_matches('\r').trim();
+    // Values dropped as impossible, by field, to say so when none is left.
+    let (mut odd_temp, mut odd_power) = (None::<f32>, None::<f32>);
+    let mut input = input;
+    let mut raw = Vec::new();
+    for i in 0.. {
+        raw.clear();
+        let n = std::io::Read::take(&mut input, MAX_LINE_BYTES)
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| ThermalCsvError::Io(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        if raw.last() != Some(&b'\n') && n as u64 == MAX_LINE_BYTES {
+            return Err(ThermalCsvError::BadLine {
+                line: i + 1,
+                what: format!(
+                    "it is longer than {} KiB, which no sample line is (is this the right file?)",
+                    MAX_LINE_BYTES / 1024
+                ),
+            });
+        }
+        let text = String::from_utf8_lossy(&raw);
+        let line = text.trim_end_matches(['\n', '\r']).trim();
         if line.is_empty() || line.starts_with('$') || line.starts_with('#') {
             continue;
         }
@@ -140,10 +173,22 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
         for (field, cell) in columns.iter().zip(cells.iter()) {
             match field {
                 Field::Timestamp => s.t = parse_time(cell).unwrap_or(f64::NAN),
-                Field::Temp => s.temp_c = number(cell),
-                Field::Power => s.power_w = number(cell),
-                Field::SmClock => s.sm_clock_mhz = number(cell),
-                Field::Util => s.util_pct = number(cell),
+                Field::Temp => {
+                    let v = number(cell);
+                    s.temp_c = plausible(v, -40.0, 130.0);
+                    if s.temp_c.is_none() && v.is_some() {
+                        odd_temp = v;
+                    }
+                }
+                Field::Power => {
+                    let v = number(cell);
+                    s.power_w = plausible(v, 0.0, 2000.0);
+                    if s.power_w.is_none() && v.is_some() {
+                        odd_power = v;
+                    }
+                }
+                Field::SmClock => s.sm_clock_mhz = plausible(number(cell), 0.0, 10_000.0),
+                Field::Util => s.util_pct = plausible(number(cell), 0.0, 100.0),
                 Field::ReasonsMask => {
                     if let Some((thermal, cap)) = mask(cell) {
                         s.thermal_flag = Some(s.thermal_flag.unwrap_or(false) || thermal);
@@ -180,6 +225,20 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
     }
     if out.is_empty() {
         return Err(ThermalCsvError::NoSamples);
+    }
+    if let Some(v) = odd_temp
+        && out.iter().all(|s| s.temp_c.is_none())
+    {
+        return Err(ThermalCsvError::Implausible(format!(
+            "every temperature is outside -40 to 130 °C (for example {v}): Kelvin or another unit, not the °C nvidia-smi prints"
+        )));
+    }
+    if let Some(v) = odd_power
+        && out.iter().all(|s| s.power_w.is_none())
+    {
+        return Err(ThermalCsvError::Implausible(format!(
+            "every power reading is outside 0 to 2000 W (for example {v}): milliwatts or another unit, not the W nvidia-smi prints"
+        )));
     }
     out.sort_by(|a, b| a.t.total_cmp(&b.t));
     Ok(out)

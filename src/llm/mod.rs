@@ -8,5 +8,6 @@ pub mod endpoint;
 pub mod guard;
 pub mod phrase;
 pub mod prompt;
+pub mod redact;
 pub mod secrets;
 pub mod stream;

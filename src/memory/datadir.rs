@@ -1,4 +1,7 @@
-//! Where headroom keeps its files, created private to the owner.
+//! Where headroom keeps its files, private to the owner, and opened so that
+//! the directory cannot be turned against them: a directory the owner made
+//! keeps its mode, a shared-writable one is refused, and no file in it is
+//! opened through a symlink.
 
 use std::fs::{DirBuilder, File, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
@@ -22,27 +25,155 @@ pub fn resolve(flag: Option<&Path>) -> Result<PathBuf, String> {
         })
 }
 
-/// Create the directory (0700) or tighten an existing one to 0700.
+/// Create the directory 0700, or use an existing one as its owner made it.
+/// One that others can write to is refused: they could swap the transcript
+/// or plant a link where headroom writes.
 pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
-    DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) => {
+            if !meta.is_dir() {
+                return Err(std::io::Error::other(
+                    "it is not a directory (a file or a symlink is there)",
+                ));
+            }
+            let mode = meta.permissions().mode();
+            if mode & 0o022 != 0 {
+                return Err(std::io::Error::other(format!(
+                    "it is writable by {} (mode {:o}), so someone else could replace headroom's files; use a directory only you can write to (chmod go-w), or another --data-dir",
+                    if mode & 0o002 != 0 {
+                        "everyone"
+                    } else {
+                        "its group"
+                    },
+                    mode & 0o7777
+                )));
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+            sync_dir(dir.parent().unwrap_or(Path::new(".")))
+        }
+        Err(e) => Err(e),
+    }
 }
 
-/// Open a file for appending, created 0600.
+/// Make a new entry in a directory durable (the file's own fsync does not
+/// cover its name).
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    File::open(dir)?.sync_all()
+}
+
+fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    options.custom_flags(libc::O_NOFOLLOW)
+}
+
+/// A clearer error than ELOOP when a symlink sits where a file should be.
+fn explain(path: &Path, e: std::io::Error) -> std::io::Error {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        std::io::Error::other(format!(
+            "{} is a symlink; headroom does not write through links in its data directory. Remove it.",
+            path.display()
+        ))
+    } else {
+        e
+    }
+}
+
+/// Open a file for appending, created 0600, never through a symlink; the
+/// directory is synced when the file is new.
 pub fn open_private_append(path: &Path) -> std::io::Result<File> {
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
+    let existed = std::fs::symlink_metadata(path).is_ok();
+    let file = no_follow(OpenOptions::new().create(true).append(true).mode(0o600))
         .open(path)
+        .map_err(|e| explain(path, e))?;
+    if !existed && let Some(dir) = path.parent() {
+        sync_dir(dir)?;
+    }
+    Ok(file)
 }
 
-/// Create or truncate a file for writing, 0600.
+/// Create or truncate a file for writing, 0600, never through a symlink.
 pub fn create_private(path: &Path) -> std::io::Result<File> {
-    OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(true)
-        .mode(0o600)
+    no_follow(
+        OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(0o600),
+    )
+    .open(path)
+    .map_err(|e| explain(path, e))
+}
+
+/// Open a file of the data directory for reading, never through a link.
+pub fn open_read_no_follow(path: &Path) -> std::io::Result<File> {
+    no_follow(OpenOptions::new().read(true))
         .open(path)
+        .map_err(|e| explain(path, e))
+}
+
+/// Create a new file, 0600, refusing one that exists (or a link).
+pub fn create_new_private(path: &Path) -> std::io::Result<File> {
+    no_follow(OpenOptions::new().create_new(true).write(true).mode(0o600)).open(path)
+}
+
+/// Is a symlink sitting at `path`?
+pub fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_owner_made_directory_keeps_its_mode() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("d");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o750)).unwrap();
+        ensure_private_dir(&dir).unwrap();
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o750);
+    }
+
+    #[test]
+    fn a_shared_writable_directory_is_refused_with_why() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("shared");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let e = ensure_private_dir(&dir).unwrap_err().to_string();
+        assert!(e.contains("writable by everyone"), "{e}");
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o1777, "the owner's mode was changed");
+    }
+
+    #[test]
+    fn a_new_directory_is_private() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("new/nested");
+        ensure_private_dir(&dir).unwrap();
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+    }
+
+    #[test]
+    fn symlinks_are_never_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("precious");
+        std::fs::write(&target, "keep me").unwrap();
+        let link = t.path().join("lock");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let e = open_private_append(&link).unwrap_err().to_string();
+        assert!(e.contains("is a symlink"), "{e}");
+        assert!(create_private(&link).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    }
 }

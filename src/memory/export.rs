@@ -4,11 +4,15 @@ use crate::dialogue::session::when;
 use crate::memory::transcript::Event;
 use std::fmt::Write;
 
-pub fn session_markdown(events: &[Event], session: &str) -> String {
+pub fn session_markdown(events: &[Event], session: &str, dir: &std::path::Path) -> String {
     let mut md = format!("# headroom session {session}\n");
     for e in events.iter().filter(|e| e.session() == session) {
         match e {
-            Event::Owner { at, text, .. } => {
+            Event::Owner {
+                at, text, paste, ..
+            } => {
+                let text = crate::memory::transcript::owner_text(dir, text, paste.as_deref())
+                    .unwrap_or_else(|| "(a paste that could not be read back)".into());
                 let _ = write!(md, "\n## You, {}\n\n", when(*at));
                 if text.contains('\n') {
                     let _ = writeln!(md, "````text\n{text}\n````");

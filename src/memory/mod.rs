@@ -3,4 +3,5 @@
 pub mod datadir;
 pub mod export;
 pub mod lock;
+pub mod pastes;
 pub mod transcript;

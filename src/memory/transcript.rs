@@ -13,6 +13,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 pub const FILE_NAME: &str = "transcript.jsonl";
@@ -25,11 +26,15 @@ pub enum Event {
         session: String,
         version: String,
     },
-    /// The owner's words or paste, exactly as received.
+    /// The owner's words or paste, exactly as received. A large paste is
+    /// kept once in `pastes/` and named here instead, so the transcript
+    /// stays small and a restart stays fast.
     Owner {
         at: Timestamp,
         session: String,
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        paste: Option<String>,
     },
     /// What headroom answered and the facts it rests on.
     Reply {
@@ -119,27 +124,118 @@ impl Transcript {
     }
 }
 
-/// Every readable event in the file, and how many lines could not be read.
-pub fn load(dir: &Path) -> std::io::Result<(Vec<Event>, usize)> {
-    let path = dir.join(FILE_NAME);
-    let file = match File::open(&path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(e),
-    };
-    let mut events = Vec::new();
-    let mut unreadable = 0;
-    for line in BufReader::new(file).lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+/// The longest transcript record read; a longer line (an old transcript's
+/// giant paste) is skipped without being held in memory.
+pub const MAX_RECORD_BYTES: usize = 16 * 1024 * 1024;
+
+/// What a start found in the transcript.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub events: Vec<Event>,
+    /// Lines that could not be read (skipped; everything else kept).
+    pub unreadable: usize,
+    /// The file ended inside a record (a crash mid-write): it was cut back
+    /// to the last whole record and the original kept at this path.
+    pub repaired: Option<PathBuf>,
+}
+
+/// Read one line of at most `MAX_RECORD_BYTES`; a longer one is consumed
+/// and reported as `None`. Returns the bytes read from the file.
+fn bounded_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
+    buf.clear();
+    let mut total = 0;
+    let mut too_long = false;
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((total, too_long));
         }
-        match serde_json::from_str::<Event>(&line) {
-            Ok(e) => events.push(e),
-            Err(_) => unreadable += 1,
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long && buf.len() + take <= MAX_RECORD_BYTES {
+            buf.extend_from_slice(&chunk[..take]);
+        } else {
+            too_long = true;
+            buf.clear();
+        }
+        r.consume(take);
+        total += take;
+        if done {
+            return Ok((total, too_long));
         }
     }
-    Ok((events, unreadable))
+}
+
+/// Every readable event in the file. A torn last record is repaired: the
+/// file is cut back to the last whole record, the original kept beside it.
+pub fn load(dir: &Path) -> std::io::Result<Loaded> {
+    let path = dir.join(FILE_NAME);
+    let file = match crate::memory::datadir::open_read_no_follow(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
+        Err(e) => return Err(e),
+    };
+    let mut reader = BufReader::new(file);
+    let mut loaded = Loaded::default();
+    let mut buf = Vec::new();
+    let mut offset: u64 = 0;
+    let mut whole_until: u64 = 0;
+    let mut torn = false;
+    loop {
+        let (n, too_long) = bounded_line(&mut reader, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        offset += n as u64;
+        let complete = too_long || buf.last() == Some(&b'\n');
+        let parsed = if too_long {
+            None
+        } else {
+            std::str::from_utf8(&buf)
+                .ok()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_str::<Event>(l).ok())
+        };
+        match parsed {
+            Some(Some(event)) if complete => {
+                loaded.events.push(event);
+                whole_until = offset;
+            }
+            // A blank line.
+            None if !too_long && complete && buf.iter().all(u8::is_ascii_whitespace) => {
+                whole_until = offset;
+            }
+            _ if !complete => torn = true,
+            _ => {
+                loaded.unreadable += 1;
+                whole_until = offset;
+            }
+        }
+    }
+    if torn {
+        let kept = dir.join(format!("{FILE_NAME}.torn-{}", Timestamp::now().as_second()));
+        std::fs::copy(&path, &kept)?;
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)?;
+        f.set_len(whole_until)?;
+        f.sync_all()?;
+        crate::memory::datadir::sync_dir(dir)?;
+        loaded.repaired = Some(kept);
+    }
+    Ok(loaded)
+}
+
+/// The owner's text of an Owner event, reading a paste kept by reference.
+pub fn owner_text(dir: &Path, text: &str, paste: Option<&str>) -> Option<String> {
+    match paste {
+        None => Some(text.to_string()),
+        Some(name) => crate::memory::pastes::read(dir, name).ok(),
+    }
 }
 
 fn plan_record(at: Timestamp, facts: &serde_json::Value) -> Option<PlanRecord> {
@@ -172,12 +268,16 @@ fn plan_record(at: Timestamp, facts: &serde_json::Value) -> Option<PlanRecord> {
 
 /// Rebuild the session from the raw events: owner words are re-read with
 /// today's extractors, forgets are re-applied, plans are kept as records.
-pub fn replay(events: &[Event], k: &Knowledge) -> Session {
+pub fn replay(events: &[Event], dir: &Path, k: &Knowledge) -> Session {
     let mut session = Session::default();
     for event in events {
         match event {
-            Event::Owner { at, text, .. } => {
-                absorb(&mut session, text, *at, k);
+            Event::Owner {
+                at, text, paste, ..
+            } => {
+                if let Some(text) = owner_text(dir, text, paste.as_deref()) {
+                    absorb(&mut session, &text, *at, k);
+                }
             }
             Event::Forget { slot, .. } => {
                 if let Some(s) = SlotName::parse(slot) {

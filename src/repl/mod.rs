@@ -35,8 +35,19 @@ pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
     let mut rl: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
     rl.set_helper(Some(ReplHelper));
     let history = conv.data_dir().join("history.txt");
+    // rustyline opens the history by name and would follow a link planted
+    // there; such a history is not used at all.
+    let history_ok = !crate::memory::datadir::is_symlink(&history);
+    if !history_ok {
+        eprintln!(
+            "headroom: {} is a symlink, so line history is off this session (remove the link to turn it back on).",
+            crate::render::terminal::sanitize(&history.display().to_string())
+        );
+    }
     // A missing history file is a first run, not an error.
-    let _ = rl.load_history(&history);
+    if history_ok {
+        let _ = rl.load_history(&history);
+    }
 
     // While an answer is being made the terminal is in cooked mode, so Ctrl-C
     // arrives as SIGINT; catch it as a flag instead of dying.
@@ -52,8 +63,12 @@ pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
                 if text.is_empty() {
                     continue;
                 }
-                rl.add_history_entry(line.as_str())?;
-                if rl.append_history(&history).is_ok() {
+                // A model's URL may carry credentials: history keeps it redacted.
+                rl.add_history_entry(crate::llm::redact::url_credentials(&line).as_ref())?;
+                if history_ok
+                    && !crate::memory::datadir::is_symlink(&history)
+                    && rl.append_history(&history).is_ok()
+                {
                     let _ =
                         std::fs::set_permissions(&history, std::fs::Permissions::from_mode(0o600));
                 }
@@ -76,6 +91,13 @@ pub fn run(conv: &mut Conversation) -> Result<(), ReplError> {
                 println!("(line abandoned; Ctrl-D or /quit leaves)");
             }
             Err(ReadlineError::Eof) => break,
+            // Bytes that are not UTF-8 (a binary paste, a file path in
+            // another encoding) lose that line, never the session.
+            Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                println!(
+                    "(that line had bytes that are not UTF-8 text, so the line editor could not read it; nothing you said before is lost. Paste it again as text, or give the file's path.)"
+                );
+            }
             Err(e) => return Err(e.into()),
         }
     }

@@ -3,6 +3,7 @@
 
 mod conversations;
 mod dialogue;
+mod hardening;
 mod layering;
 mod llm;
 mod llm_server;

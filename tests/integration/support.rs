@@ -10,7 +10,7 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_headroom");
 pub struct Headroom {
     args: Vec<String>,
     envs: Vec<(String, String)>,
-    stdin: String,
+    stdin: Vec<u8>,
     data_dir: PathBuf,
     cwd: Option<PathBuf>,
 }
@@ -26,7 +26,7 @@ impl Headroom {
         Headroom {
             args: Vec::new(),
             envs: vec![("HEADROOM_NOW".into(), "2026-11-29T10:00:00Z".into())],
-            stdin: String::new(),
+            stdin: Vec::new(),
             data_dir: data_dir.to_path_buf(),
             cwd: None,
         }
@@ -48,7 +48,13 @@ impl Headroom {
     }
 
     pub fn stdin(mut self, text: &str) -> Headroom {
-        self.stdin = text.to_string();
+        self.stdin = text.as_bytes().to_vec();
+        self
+    }
+
+    /// Raw bytes on stdin (for input that is not UTF-8).
+    pub fn stdin_bytes(mut self, bytes: &[u8]) -> Headroom {
+        self.stdin = bytes.to_vec();
         self
     }
 
@@ -76,7 +82,7 @@ impl Headroom {
         let input = self.stdin.clone();
         // Write from a thread so a large reply cannot deadlock the pipe.
         let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
+            let _ = stdin.write_all(&input);
         });
         let out = child.wait_with_output().expect("headroom finishes");
         writer.join().expect("stdin writer");

@@ -189,7 +189,9 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
         input,
         k,
         compute: dtype_figure(k, input.dtype).value,
-        tokens: input.batch * input.pack,
+        // Inputs are bounded (setup::MAX_BATCH, MAX_PACK); saturate anyway
+        // so no input can wrap to a small, fitting number.
+        tokens: input.batch.saturating_mul(input.pack),
         trainable: trainable_params(input),
         shards: if input.sharding == Sharding::Fsdp {
             input.nodes.max(1)

@@ -1,0 +1,111 @@
+//! Reading the owner's files and stdin with a limit: a device, a directory
+//! or an endless stream gets a clear error in bounded time and memory,
+//! never a hang.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+
+/// Upper bounds per kind of input, in bytes.
+pub const MEMORY_PASTE: u64 = 1024 * 1024;
+pub const CONFIG_JSON: u64 = 4 * 1024 * 1024;
+pub const PROCESS_LISTING: u64 = 16 * 1024 * 1024;
+pub const THERMAL_CSV: u64 = 512 * 1024 * 1024;
+pub const TRAIN_LOG: u64 = 16 * 1024 * 1024 * 1024;
+
+/// A reader that fails once more than `limit` bytes came through.
+#[derive(Debug)]
+pub struct Limited<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::other(format!(
+                "it is larger than {}, more than this kind of input ever is",
+                human(self.limit)
+            )));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+fn human(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
+        b => format!("{b} bytes"),
+    }
+}
+
+pub fn limited<R: Read>(inner: R, limit: u64) -> Limited<R> {
+    Limited {
+        inner,
+        left: limit,
+        limit,
+    }
+}
+
+/// Open a file to read, refusing what is not a file (a directory, a device
+/// such as /dev/zero, a socket). Pipes are allowed: `<(cmd)` is one.
+pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
+    let file = File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    })?;
+    let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
+    if kind.is_dir() {
+        return Err("it is a directory, not a file".into());
+    }
+    if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
+        return Err("it is a device or socket, not a file".into());
+    }
+    Ok(limited(file, limit))
+}
+
+/// A whole file (or `-` for stdin) as text, bounded; bytes that are not
+/// UTF-8 are replaced rather than refused.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        limited(std::io::stdin().lock(), limit)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("stdin: {e}"))?;
+    } else {
+        open(path, limit)?
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_and_directories_are_refused_at_once() {
+        assert!(
+            open(Path::new("/dev/zero"), 10)
+                .unwrap_err()
+                .contains("device")
+        );
+        assert!(open(Path::new("/"), 10).unwrap_err().contains("directory"));
+    }
+
+    #[test]
+    fn a_file_over_its_limit_is_an_error_not_a_hang() {
+        let t = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(t.path(), vec![b'a'; 5000]).unwrap();
+        let e = read_text(t.path(), 1000).unwrap_err();
+        assert!(e.contains("larger than 1000 bytes"), "{e}");
+        assert_eq!(read_text(t.path(), 5000).unwrap().len(), 5000);
+    }
+}

@@ -1,0 +1,68 @@
+//! Large pastes kept once, by content, beside the transcript: the
+//! transcript names them, so it stays small and every start stays fast.
+
+use crate::memory::datadir::{
+    create_new_private, ensure_private_dir, open_read_no_follow, sync_dir,
+};
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// Pastes above this are kept in `pastes/` rather than inline.
+pub const BY_REFERENCE_ABOVE: usize = 64 * 1024;
+/// The largest paste file read back.
+pub const MAX_PASTE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// FNV-1a, 64 bits: a stable content name (Rust's own hasher may change
+/// between releases, and these names outlive the binary).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Keep `text` in `dir/pastes/` and return its name; the same paste twice
+/// is stored once.
+pub fn store(dir: &Path, text: &str) -> std::io::Result<String> {
+    let name = format!("{:016x}-{}.txt", fnv1a(text.as_bytes()), text.len());
+    let pastes = dir.join("pastes");
+    ensure_private_dir(&pastes)?;
+    let path = pastes.join(&name);
+    match create_new_private(&path) {
+        Ok(mut f) => {
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+            sync_dir(&pastes)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    Ok(name)
+}
+
+/// Read a kept paste back (bounded; the name must be one `store` made).
+pub fn read(dir: &Path, name: &str) -> std::io::Result<String> {
+    if name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(std::io::Error::other("not a paste name"));
+    }
+    let mut bytes = Vec::new();
+    open_read_no_follow(&dir.join("pastes").join(name))?
+        .take(MAX_PASTE_BYTES)
+        .read_to_end(&mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paste_is_stored_once_and_read_back() {
+        let t = tempfile::tempdir().unwrap();
+        let text = "x".repeat(100_000);
+        let a = store(t.path(), &text).unwrap();
+        let b = store(t.path(), &text).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(read(t.path(), &a).unwrap(), text);
+        assert!(read(t.path(), "../transcript.jsonl").is_err());
+    }
+}

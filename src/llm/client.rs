@@ -1,7 +1,7 @@
 //! HTTP to the owner's model server: Ollama's `/api/chat` or an
 //! OpenAI-compatible `/v1/chat/completions`, streaming or not, with a
-//! connect timeout, a per-read stall timeout (never a total one: a slow
-//! model is fine while it keeps sending) and cancellation between chunks.
+//! connect timeout, a per-read stall timeout, one overall deadline per
+//! phrasing, a cap on the answer's size, and cancellation between chunks.
 
 use crate::llm::endpoint::{Endpoint, Protocol};
 use crate::llm::stream::{Lines, Piece, ndjson, sse, whole};
@@ -16,6 +16,12 @@ pub enum LlmError {
     Unreachable(String),
     #[error("the model server did not answer within {0} s")]
     Timeout(u64),
+    #[error(
+        "the model took longer than the {0} s deadline for one phrasing (HEADROOM_LLM_DEADLINE_S sets it)"
+    )]
+    Deadline(u64),
+    #[error("the model's answer grew past {0} bytes, longer than any phrasing of this reply")]
+    TooLong(usize),
     #[error("the model server answered HTTP {0}: {1}")]
     Status(u16, String),
     #[error("the model server's answer was garbled: {0}")]
@@ -31,7 +37,14 @@ pub enum LlmError {
 pub struct Timeouts {
     pub connect: Duration,
     pub read: Duration,
+    /// The whole phrasing, start to finish.
+    pub deadline: Duration,
 }
+
+/// One phrasing's default deadline. A Spark reads weights at 273 GB/s, so
+/// an 8B model in bf16 (16 GB) decodes at most about 17 tokens/s: the
+/// largest phrasing (2048 tokens) takes about 120 s, plus the prompt.
+pub const DEFAULT_DEADLINE_S: u64 = 180;
 
 impl Timeouts {
     pub fn from_env() -> Timeouts {
@@ -44,6 +57,14 @@ impl Timeouts {
         Timeouts {
             connect: ms("HEADROOM_LLM_CONNECT_TIMEOUT_MS", 3_000),
             read: ms("HEADROOM_LLM_READ_TIMEOUT_MS", 60_000),
+            deadline: std::env::var("HEADROOM_LLM_DEADLINE_S")
+                .ok()
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map_or(
+                    Duration::from_secs(DEFAULT_DEADLINE_S),
+                    Duration::from_secs_f64,
+                ),
         }
     }
 }
@@ -108,8 +129,28 @@ pub struct Request<'a> {
 }
 
 /// Ask for a phrasing; `on_text` sees each streamed piece. Returns the whole
-/// text.
+/// text, or an error once the deadline passes, whatever the server does.
 pub async fn chat(
+    endpoint: &Endpoint,
+    request: Request<'_>,
+    cancel: Arc<AtomicBool>,
+    on_text: &mut dyn FnMut(&str),
+) -> Result<String, LlmError> {
+    let deadline = request.timeouts.deadline;
+    match tokio::time::timeout(deadline, chat_inner(endpoint, request, cancel, on_text)).await {
+        Ok(result) => result,
+        Err(_) => Err(LlmError::Deadline(deadline.as_secs().max(1))),
+    }
+}
+
+/// The most bytes a phrasing may have: about 12 bytes for each token asked
+/// for (a token is about 4 characters), so a server that ignores
+/// `max_tokens` is stopped too.
+fn size_cap(max_tokens: u32) -> usize {
+    (max_tokens as usize).saturating_mul(12).max(4096)
+}
+
+async fn chat_inner(
     endpoint: &Endpoint,
     request: Request<'_>,
     cancel: Arc<AtomicBool>,
@@ -153,9 +194,20 @@ pub async fn chat(
             .unwrap_or_else(|| text.chars().take(120).collect());
         return Err(LlmError::Status(status.as_u16(), msg));
     }
+    let cap = size_cap(max_tokens);
     if !stream {
-        let text = resp.text().await.map_err(|e| map_err(e, endpoint, t))?;
-        let out = whole(&text).map_err(LlmError::Garbled)?;
+        // Read the body in chunks so a huge answer is refused, not held.
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await.map_err(|e| map_err(e, endpoint, t))? {
+            body.extend_from_slice(&chunk);
+            if body.len() > cap.saturating_mul(4) {
+                return Err(LlmError::TooLong(cap));
+            }
+        }
+        let out = whole(&String::from_utf8_lossy(&body)).map_err(LlmError::Garbled)?;
+        if out.len() > cap {
+            return Err(LlmError::TooLong(cap));
+        }
         on_text(&out);
         return Ok(out);
     }
@@ -176,7 +228,13 @@ pub async fn chat(
             Ok(r) => r.map_err(|e| map_err(e, endpoint, t))?,
         };
         let pieces: Vec<String> = match &chunk {
-            Some(bytes) => lines.push(bytes),
+            Some(bytes) => {
+                let lines_now = lines.push(bytes);
+                if lines.pending() > crate::llm::stream::MAX_LINE_BYTES {
+                    return Err(LlmError::Garbled("a line without end".into()));
+                }
+                lines_now
+            }
             None => {
                 done = true;
                 lines.finish().into_iter().collect()
@@ -187,6 +245,9 @@ pub async fn chat(
                 Piece::Text(s) => {
                     on_text(&s);
                     out.push_str(&s);
+                    if out.len() > cap {
+                        return Err(LlmError::TooLong(cap));
+                    }
                 }
                 Piece::Done => done = true,
                 Piece::Error(e) => return Err(LlmError::Garbled(e)),

@@ -77,7 +77,7 @@ impl Endpoint {
         };
         format!(
             "{kind} at {}, model {}",
-            self.base_url,
+            crate::llm::redact::url_credentials(&self.base_url),
             self.model.as_deref().unwrap_or("(not chosen yet)")
         )
     }

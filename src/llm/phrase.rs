@@ -111,17 +111,20 @@ pub fn phrase(
     };
     let _ = write!(progress, "\r\x1b[2K");
     let _ = progress.flush();
+    // Nothing a server sends back (an error echoing the key, a phrasing
+    // quoting it, a URL with credentials) is shown or stored unredacted.
+    let clean = |t: &str| crate::llm::redact::secrets(t, key.as_deref());
     match result {
-        Err(e) => fallback(e.to_string()),
-        Ok(text) => match check(&text, reply) {
+        Err(e) => fallback(clean(&e.to_string())),
+        Ok(text) => match check(&clean(&text), reply) {
             Ok(()) => Phrased {
-                text,
+                text: clean(&text),
                 model: Some(model),
                 fallback: None,
                 rejected: None,
             },
             Err(why) => Phrased {
-                rejected: Some(text),
+                rejected: Some(clean(&text)),
                 ..fallback(format!("{model}'s phrasing was not used: {why}"))
             },
         },

@@ -14,26 +14,44 @@ pub enum Piece {
     Nothing,
 }
 
-/// Collects bytes and hands out whole lines.
+/// The longest line a server may send; longer is a broken stream.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// Collects bytes and hands out whole lines. Each byte is scanned once, so
+/// a long line sent a byte at a time costs linear time, not quadratic.
 #[derive(Debug, Default)]
 pub struct Lines {
     buf: Vec<u8>,
+    /// How far `buf` is known to hold no newline.
+    scanned: usize,
 }
 
 impl Lines {
     pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
         self.buf.extend_from_slice(bytes);
         let mut out = Vec::new();
-        while let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = self.buf.drain(..=i).collect();
-            let text = String::from_utf8_lossy(&line[..line.len() - 1]);
+        let mut start = 0;
+        let mut from = self.scanned;
+        while let Some(i) = memchr::memchr(b'\n', &self.buf[from..]) {
+            let end = from + i;
+            let text = String::from_utf8_lossy(&self.buf[start..end]);
             out.push(text.trim_end_matches('\r').to_string());
+            start = end + 1;
+            from = start;
         }
+        self.buf.drain(..start);
+        self.scanned = self.buf.len();
         out
+    }
+
+    /// Bytes waiting for their newline.
+    pub fn pending(&self) -> usize {
+        self.buf.len()
     }
 
     /// Whatever is left without a final newline.
     pub fn finish(&mut self) -> Option<String> {
+        self.scanned = 0;
         let rest = std::mem::take(&mut self.buf);
         let text = String::from_utf8_lossy(&rest).trim().to_string();
         (!text.is_empty()).then_some(text)
@@ -198,5 +216,18 @@ mod tests {
             }
             prop_assert_eq!(got, vec!["first °C line".to_string(), "second → line".into(), "third".into()]);
         }
+    }
+
+    #[test]
+    fn a_line_sent_byte_by_byte_is_whole_and_linear() {
+        let mut l = Lines::default();
+        let line = "x".repeat(200_000);
+        let mut got = Vec::new();
+        for b in line.bytes() {
+            got.extend(l.push(&[b]));
+        }
+        got.extend(l.push(b"\n"));
+        assert_eq!(got, vec![line]);
+        assert_eq!(l.pending(), 0);
     }
 }

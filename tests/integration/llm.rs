@@ -357,3 +357,74 @@ fn key_set_without_a_keyring_says_what_to_do_instead() {
         "nothing is written to the data directory"
     );
 }
+
+/// Regression: a server that sends a byte every so often never trips the
+/// read timeout; one deadline per phrasing ends it anyway.
+#[test]
+fn a_trickling_server_meets_the_deadline() {
+    let server = serve(8, |_, _| Script {
+        status: 200,
+        content_type: "text/event-stream",
+        pieces: (0..200).map(|_| ":\n".to_string()).collect(),
+        pause: Duration::from_millis(100),
+    });
+    let start = std::time::Instant::now();
+    let (out, _) = converse(
+        &format!("openai:tiny@{}", server.url),
+        &[("HEADROOM_LLM_DEADLINE_S", "1")],
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+    falls_back(&out, "deadline for one phrasing");
+}
+
+/// Regression: an answer far longer than any phrasing is cut off and the
+/// deterministic text shown; nothing of it is stored.
+#[test]
+fn an_endless_answer_is_capped() {
+    let server = serve(8, |_, _| {
+        ok(sse(&"All good. ".repeat(20_000)), "text/event-stream")
+    });
+    let (out, transcript) = converse(&format!("openai:tiny@{}", server.url), &[]);
+    falls_back(&out, "grew past");
+    assert!(
+        transcript.len() < 200_000,
+        "{} bytes stored",
+        transcript.len()
+    );
+}
+
+/// Regression: a server that echoes the API key (in an error or in its
+/// text) never gets it onto the screen or into the transcript.
+#[test]
+fn an_echoed_key_is_redacted_everywhere() {
+    let server = serve(8, |_, _| Script {
+        status: 401,
+        content_type: "application/json",
+        pieces: vec![r#"{"error":{"message":"invalid key sk-secret-777"}}"#.into()],
+        pause: Duration::ZERO,
+    });
+    let (out, transcript) = converse(
+        &format!("openai:tiny@{}", server.url),
+        &[("HEADROOM_API_KEY", "sk-secret-777")],
+    );
+    falls_back(&out, "HTTP 401");
+    assert!(!out.contains("sk-secret-777") && !transcript.contains("sk-secret-777"));
+    let server = serve(8, |_, body| {
+        ok(
+            sse(&format!("Your key sk-secret-777 works. {}", draft_of(body))),
+            "text/event-stream",
+        )
+    });
+    let (out, transcript) = converse(
+        &format!("openai:tiny@{}", server.url),
+        &[("HEADROOM_API_KEY", "sk-secret-777")],
+    );
+    assert!(
+        !out.contains("sk-secret-777") && !transcript.contains("sk-secret-777"),
+        "{out}"
+    );
+}

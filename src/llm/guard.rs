@@ -147,6 +147,7 @@ pub fn check(phrased: &str, reply: &Shown) -> Result<(), String> {
             }
         }
     }
+    crate::llm::meaning::check(&reply.markdown, phrased)?;
     Ok(())
 }
 

@@ -6,6 +6,7 @@
 pub mod client;
 pub mod endpoint;
 pub mod guard;
+pub mod meaning;
 pub mod phrase;
 pub mod prompt;
 pub mod redact;

@@ -296,18 +296,14 @@ fn commands(original: &str, phrased: &str) -> Option<String> {
 
 /// Why a phrasing changes the answer's meaning, if it does.
 pub fn check(original: &str, phrased: &str) -> Result<(), String> {
-    for why in [
-        commands(original, phrased),
-        number_words(original, phrased),
-        judgement(original, phrased),
-        moved_figure(original, phrased),
-    ]
-    .into_iter()
-    .flatten()
+    match commands(original, phrased)
+        .or_else(|| number_words(original, phrased))
+        .or_else(|| judgement(original, phrased))
+        .or_else(|| moved_figure(original, phrased))
     {
-        return Err(why);
+        Some(why) => Err(why),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(test)]

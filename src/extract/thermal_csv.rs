@@ -116,8 +116,18 @@ pub fn parse_time(cell: &str) -> Option<f64> {
     let h: i32 = t.next()?.parse().ok()?;
     let mi: i32 = t.next()?.parse().ok()?;
     let s: f64 = t.next()?.replace(',', ".").parse().ok()?;
-    let date = jiff::civil::Date::new(y as i16, mo as i8, da as i8).ok()?;
-    let dt = date.at(h as i8, mi as i8, 0, 0);
+    let date = jiff::civil::Date::new(
+        i16::try_from(y).ok()?,
+        i8::try_from(mo).ok()?,
+        i8::try_from(da).ok()?,
+    )
+    .ok()?;
+    // An hour of 32 in a damaged line is no time (jiff would panic on it).
+    let time = jiff::civil::Time::new(i8::try_from(h).ok()?, i8::try_from(mi).ok()?, 0, 0).ok()?;
+    if !(0.0..61.0).contains(&s) {
+        return None;
+    }
+    let dt = date.to_datetime(time);
     let secs = jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()?.as_second() as f64;
     Some(secs + s)
 }

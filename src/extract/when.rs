@@ -61,7 +61,12 @@ pub fn date_time_in(text: &str, this_year: i32) -> Option<(String, String)> {
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 59 {
         return None;
     }
-    jiff::civil::Date::new(y as i16, mo as i8, d as i8).ok()?;
+    jiff::civil::Date::new(
+        i16::try_from(y).ok()?,
+        i8::try_from(mo).ok()?,
+        i8::try_from(d).ok()?,
+    )
+    .ok()?;
     let words = if text.find(&date_words)? < t.get(0)?.start() {
         format!("{date_words} {}", &t[0])
     } else {

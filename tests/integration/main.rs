@@ -3,6 +3,7 @@
 
 mod conversations;
 mod dialogue;
+mod fuzz;
 mod hardening;
 mod layering;
 mod llm;

@@ -23,4 +23,5 @@ pub mod readings;
 pub mod render;
 pub mod repl;
 pub mod reply;
+pub mod spark_validation;
 pub mod validation;

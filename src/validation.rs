@@ -99,6 +99,7 @@ pub fn cases(k: &Knowledge) -> Result<Vec<Case>, String> {
                 loss: Loss::parse(field(&row, "loss")).ok_or_else(|| bad("loss"))?,
                 nodes: 1,
                 sharding: Sharding::Ddp,
+                runtime: crate::calc::runtime::Runtime::default(),
             };
             Ok(Case {
                 model: model.name.clone(),

@@ -49,6 +49,7 @@ pub fn anchor_input(anchor: &Anchor, k: &Knowledge) -> Option<PlanInput> {
         loss: Loss::Upcast,
         nodes: 1,
         sharding: Sharding::Ddp,
+        runtime: crate::calc::runtime::Runtime::default(),
     })
 }
 

@@ -26,6 +26,13 @@ pub struct Choices {
     pub loss: Option<Loss>,
     pub nodes: Option<u64>,
     pub sharding: Option<Sharding>,
+    /// The trainer stack the owner named, with its defaults
+    /// (knowledge/frameworks.md); its settings fill what the owner left open.
+    pub preset: Option<crate::calc::runtime::Preset>,
+    /// The evaluation batch, when the run evaluates.
+    pub eval_batch: Option<u64>,
+    /// Whether the run resumes from a checkpoint.
+    pub resumes: Option<bool>,
 }
 
 pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInput, Vec<String>) {
@@ -77,9 +84,21 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
         assumed.push(format!("packing length {DEFAULT_PACK}"));
         DEFAULT_PACK
     });
-    let grad_checkpointing = choices.grad_checkpointing.unwrap_or_else(|| {
-        assumed.push("gradient checkpointing on".to_string());
-        true
+    let preset = choices.preset.as_ref();
+    let grad_checkpointing = choices.grad_checkpointing.unwrap_or_else(|| match preset {
+        Some(p) => {
+            assumed.push(format!(
+                "gradient checkpointing {}, {}'s default ({})",
+                if p.checkpointing { "on" } else { "off" },
+                p.key,
+                p.cite
+            ));
+            p.checkpointing
+        }
+        None => {
+            assumed.push("gradient checkpointing on".to_string());
+            true
+        }
     });
     let (lora_rank, lora_targets) = if method.uses_adapter() {
         let rank = choices.lora_rank.unwrap_or_else(|| {
@@ -102,21 +121,69 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
     } else {
         false
     };
-    let precision = choices.precision.unwrap_or_else(|| {
-        assumed.push(format!("precision: {}", Precision::Standard.label()));
-        Precision::Standard
+    let precision = choices.precision.unwrap_or_else(|| match preset {
+        Some(p) => {
+            assumed.push(format!(
+                "precision: {}, {}'s default ({})",
+                p.precision.label(),
+                p.key,
+                p.cite
+            ));
+            p.precision
+        }
+        None => {
+            assumed.push(format!("precision: {}", Precision::Standard.label()));
+            Precision::Standard
+        }
     });
     let attention = choices.attention.unwrap_or_else(|| {
         assumed.push("attention by PyTorch SDPA (no seq × seq score matrix kept)".to_string());
         Attention::Sdpa
     });
-    let loss = choices.loss.unwrap_or_else(|| {
-        assumed.push(
-            "a plain cross-entropy on logits cast to fp32, as transformers does (not fused or chunked)"
-                .to_string(),
-        );
-        Loss::Upcast
+    let loss = choices.loss.unwrap_or_else(|| match preset {
+        Some(p) => {
+            assumed.push(format!("loss: {}, {}'s default ({})", p.loss.key(), p.key, p.cite));
+            p.loss
+        }
+        None => {
+            assumed.push(
+                "a plain cross-entropy on logits cast to fp32, as transformers does (not fused or chunked)"
+                    .to_string(),
+            );
+            Loss::Upcast
+        }
     });
+    let runtime = match preset {
+        Some(p) => {
+            assumed.push(format!(
+                "batches {} and evaluation batch {}, {}'s defaults ({})",
+                if p.packed {
+                    "of one fixed length (packed)"
+                } else {
+                    "padded to each batch's longest sample (not packed)"
+                },
+                p.eval_batch,
+                p.key,
+                p.cite
+            ));
+            crate::calc::runtime::Runtime {
+                framework: crate::calc::runtime::Framework { key: p.key.clone() },
+                packed: p.packed,
+                eval_batch: choices.eval_batch.unwrap_or(p.eval_batch),
+                evaluates: choices.eval_batch.is_some(),
+                resumes: choices.resumes.unwrap_or(false),
+            }
+        }
+        None => {
+            assumed.push("batches padded to each batch's longest sample (not packed), evaluation batch 8 (transformers' per_device_eval_batch_size default)".to_string());
+            crate::calc::runtime::Runtime {
+                eval_batch: choices.eval_batch.unwrap_or(8),
+                evaluates: choices.eval_batch.is_some(),
+                resumes: choices.resumes.unwrap_or(false),
+                ..crate::calc::runtime::Runtime::default()
+            }
+        }
+    };
     let nodes = choices.nodes.unwrap_or(1).max(1);
     let sharding = choices.sharding.unwrap_or(Sharding::Ddp);
     (
@@ -137,6 +204,7 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
             loss,
             nodes,
             sharding,
+            runtime,
         },
         assumed,
     )

@@ -8,6 +8,7 @@ pub mod estimate;
 pub mod model_spec;
 pub mod plan;
 pub mod pool;
+pub mod runtime;
 pub mod setup;
 pub mod solve;
 pub mod thermal;

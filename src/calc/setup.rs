@@ -432,4 +432,6 @@ pub struct PlanInput {
     /// Sparks the run spans, and how.
     pub nodes: u64,
     pub sharding: Sharding,
+    /// The trainer stack, batch shape and evaluation batch (system-level).
+    pub runtime: crate::calc::runtime::Runtime,
 }

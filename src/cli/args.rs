@@ -170,6 +170,15 @@ pub struct PlanArgs {
     /// Find the longest packing or the largest batch that fits
     #[arg(long, value_name = "pack|batch", value_parser = parse_solve)]
     pub solve: Option<crate::calc::solve::SolveFor>,
+    /// The run evaluates during training, at this per-device eval batch (1 to 65536)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::calc::setup::MAX_BATCH))]
+    pub eval_batch: Option<u64>,
+    /// The run resumes from a checkpoint (the optimizer state is read back)
+    #[arg(long)]
+    pub resume: bool,
+    /// The trainer stack whose defaults fill what you leave open: hf, trl, unsloth, axolotl, llama-factory, torchtune (knowledge/frameworks.md)
+    #[arg(long, value_name = "NAME")]
+    pub framework: Option<String>,
     /// A file holding `free -g` output, or - for stdin
     #[arg(long, value_name = "FILE|-")]
     pub free: Option<PathBuf>,

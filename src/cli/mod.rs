@@ -81,10 +81,17 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Command::Procs { file, need, json }) => {
             print(procs::run(file.as_deref(), *need, *json).map_err(|e| e.to_string()))
         }
-        Some(Command::Validate) => print(
-            crate::validation::run(crate::knowledge::Knowledge::embedded())
-                .map(|outcomes| crate::validation::report(&outcomes)),
-        ),
+        Some(Command::Validate) => {
+            let k = crate::knowledge::Knowledge::embedded();
+            print(crate::validation::run(k).and_then(|outcomes| {
+                let spark = crate::spark_validation::run(k)?;
+                Ok(format!(
+                    "{}\n{}",
+                    crate::validation::report(&outcomes),
+                    crate::spark_validation::report(&spark)
+                ))
+            }))
+        }
         Some(Command::Thermal {
             thermal,
             train_log,

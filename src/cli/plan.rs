@@ -102,7 +102,27 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
     if let Some(n) = args.nodes {
         lines.push(flag("Sparks", n.to_string(), "--nodes".into()));
     }
+    let preset = match &args.framework {
+        None => None,
+        Some(name) => Some(
+            crate::calc::runtime::find(name, k)
+                .map(|key| crate::calc::runtime::preset(&key, k).clone())
+                .ok_or_else(|| {
+                    PlanError(format!(
+                        "--framework {name:?} is not a stack headroom knows: {}",
+                        k.frameworks
+                            .iter()
+                            .map(|p| p.key.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?,
+        ),
+    };
     let choices = Choices {
+        preset,
+        eval_batch: args.eval_batch,
+        resumes: args.resume.then_some(true),
         dtype: args.dtype,
         optimizer: args.optimizer,
         batch: args.batch,

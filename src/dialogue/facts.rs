@@ -51,10 +51,13 @@ pub enum SlotName {
     Nodes,
     Sharding,
     Offload,
+    Framework,
+    EvalBatch,
+    Resume,
 }
 
 impl SlotName {
-    pub const ALL: [SlotName; 17] = [
+    pub const ALL: [SlotName; 20] = [
         SlotName::Model,
         SlotName::Method,
         SlotName::Dtype,
@@ -72,6 +75,9 @@ impl SlotName {
         SlotName::Nodes,
         SlotName::Sharding,
         SlotName::Offload,
+        SlotName::Framework,
+        SlotName::EvalBatch,
+        SlotName::Resume,
     ];
 
     pub fn key(self) -> &'static str {
@@ -102,6 +108,9 @@ pub struct Facts {
     pub nodes: Option<Known<u64>>,
     pub sharding: Option<Known<Sharding>>,
     pub offload: Option<Known<bool>>,
+    pub framework: Option<Known<String>>,
+    pub eval_batch: Option<Known<u64>>,
+    pub resume: Option<Known<bool>>,
 }
 
 /// One answer that changed, for the acknowledgement.
@@ -222,6 +231,23 @@ impl Facts {
                 s.key().to_string()
             }),
             Slot::Offload(on) => set(&mut self.offload, *on, w, at, SlotName::Offload, on_off),
+            Slot::EvalBatch(n) => set(
+                &mut self.eval_batch,
+                *n,
+                w,
+                at,
+                SlotName::EvalBatch,
+                u64::to_string,
+            ),
+            Slot::Resume(on) => set(&mut self.resume, *on, w, at, SlotName::Resume, on_off),
+            Slot::Framework(key) => set(
+                &mut self.framework,
+                key.clone(),
+                w,
+                at,
+                SlotName::Framework,
+                String::clone,
+            ),
             // Questions and refusals are handled by the engine, not kept.
             Slot::Solve(_) | Slot::TensorParallel | Slot::UnknownModel(_) | Slot::OutOfRange(_) => {
                 None
@@ -280,6 +306,9 @@ impl Facts {
             SlotName::Nodes => take(&mut self.nodes),
             SlotName::Sharding => take(&mut self.sharding),
             SlotName::Offload => take(&mut self.offload),
+            SlotName::Framework => take(&mut self.framework),
+            SlotName::EvalBatch => take(&mut self.eval_batch),
+            SlotName::Resume => take(&mut self.resume),
         }
     }
 
@@ -339,6 +368,19 @@ impl Facts {
             s.key().into()
         });
         row(&mut out, SlotName::Offload, &self.offload, on_off);
+        row(
+            &mut out,
+            SlotName::Framework,
+            &self.framework,
+            String::clone,
+        );
+        row(
+            &mut out,
+            SlotName::EvalBatch,
+            &self.eval_batch,
+            u64::to_string,
+        );
+        row(&mut out, SlotName::Resume, &self.resume, on_off);
         out
     }
 }

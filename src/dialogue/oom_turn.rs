@@ -259,12 +259,9 @@ fn capitalised(s: &str) -> String {
 fn plan_line(session: &Session, k: &Knowledge) -> Option<String> {
     let (plan, _) = build_plan(&session.facts, k)?;
     Some(format!(
-        "For context, the estimator's figure for this run as planned: peak {} GB ({}) against the {} GB budget{}: {}.",
+        "For context, the estimator's figure for this run as planned: peak {} GB ({} binds) against the {} GB budget{}: {}.",
         show_centi(plan.estimate.total_centi_gb),
-        match plan.estimate.binding {
-            crate::calc::estimate::Peak::Step => "the training step binds",
-            crate::calc::estimate::Peak::Load => "loading binds",
-        },
+        plan.estimate.binding.label(),
         show_centi(plan.budget.centi_gb),
         if plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal {
             " (an idle Spark's, no `free -g` yet)"

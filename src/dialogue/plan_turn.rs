@@ -169,6 +169,11 @@ fn input_lines(facts: &Facts, spec: &ModelSpec) -> Vec<InputLine> {
         facts.nodes.as_ref().map(origin),
     );
     push(
+        "trainer stack",
+        facts.framework.as_ref().map(|f| f.value.clone()),
+        facts.framework.as_ref().map(origin),
+    );
+    push(
         "sharding",
         facts.sharding.as_ref().map(|s| s.value.key().to_string()),
         facts.sharding.as_ref().map(origin),
@@ -223,6 +228,12 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
         loss: facts.loss.as_ref().map(|l| l.value),
         nodes: facts.nodes.as_ref().map(|n| n.value),
         sharding: facts.sharding.as_ref().map(|s| s.value),
+        eval_batch: facts.eval_batch.as_ref().map(|e| e.value),
+        resumes: facts.resume.as_ref().map(|r| r.value),
+        preset: facts
+            .framework
+            .as_ref()
+            .map(|f| crate::calc::runtime::preset(&f.value, k).clone()),
     };
     let lines = input_lines(facts, &model);
     let (input, assumptions) = complete(model, method, &choices);

@@ -137,6 +137,27 @@ pub const SLOTS: &[SlotDef] = &[
         ask: "whether you offload to CPU memory",
         flag: None,
     },
+    SlotDef {
+        name: SlotName::Framework,
+        key: "framework",
+        aliases: &["trainer", "stack"],
+        ask: "the trainer stack (\"I use Unsloth\", axolotl, LLaMA-Factory, torchtune, TRL)",
+        flag: Some("--framework"),
+    },
+    SlotDef {
+        name: SlotName::EvalBatch,
+        key: "eval",
+        aliases: &["eval_batch", "per_device_eval_batch_size"],
+        ask: "whether you evaluate during training, and the eval batch (\"per_device_eval_batch_size=8\")",
+        flag: Some("--eval-batch"),
+    },
+    SlotDef {
+        name: SlotName::Resume,
+        key: "resume",
+        aliases: &["resuming"],
+        ask: "whether the run resumes from a checkpoint",
+        flag: Some("--resume"),
+    },
 ];
 
 pub fn def(name: SlotName) -> &'static SlotDef {
@@ -174,6 +195,9 @@ pub fn slot_of(slot: &Slot) -> Option<SlotName> {
         Slot::Nodes(_) => SlotName::Nodes,
         Slot::Sharding(_) => SlotName::Sharding,
         Slot::Offload(_) => SlotName::Offload,
+        Slot::Framework(_) => SlotName::Framework,
+        Slot::EvalBatch(_) => SlotName::EvalBatch,
+        Slot::Resume(_) => SlotName::Resume,
         Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel | Slot::OutOfRange(_) => {
             return None;
         }

@@ -3,7 +3,6 @@
 //! here changes the session's facts.
 
 use crate::calc::budget::BudgetBasis;
-use crate::calc::estimate::Peak;
 use crate::calc::plan::Plan;
 use crate::dialogue::facts::Facts;
 use crate::dialogue::plan_turn::build_plan;
@@ -25,10 +24,7 @@ pub fn summary(plan: &Plan) -> PlanSummary {
             i.pack
         ),
         peak_centi_gb: plan.estimate.total_centi_gb,
-        binding: match plan.estimate.binding {
-            Peak::Step => "the training step",
-            Peak::Load => "loading",
-        },
+        binding: plan.estimate.binding.label(),
         budget_centi_gb: plan.budget.centi_gb,
         nominal_budget: plan.budget.basis == BudgetBasis::Nominal,
         verdict: plan.judgement.verdict,

@@ -42,6 +42,12 @@ pub enum Slot {
     Solve(SolveFor),
     /// A request for tensor parallelism, which is refused.
     TensorParallel,
+    /// The trainer stack, by its knowledge/frameworks.md key.
+    Framework(String),
+    /// The run evaluates, at this per-device eval batch.
+    EvalBatch(u64),
+    /// The run resumes from a checkpoint.
+    Resume(bool),
     /// A value no plan can use, with why ("a batch of 4294967296 is beyond …").
     OutOfRange(String),
 }
@@ -114,6 +120,16 @@ static NODES: LazyLock<Regex> = LazyLock::new(|| {
 static SHARDING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(fsdp|zero[-_ ]?3|ddp)\b"));
 static OFFLOAD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(no\s+)?(?:cpu[\s_-]?)?offload(?:ing|ed)?\b"));
+static EVAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:per_device_eval_batch_size|eval[\s_-]?batch(?:[\s_-]?size)?)\s*(?:=|:|of|is)?\s*(\d+)\b|\b(?:eval_strategy|evaluation_strategy)\s*[=:]\s*['\x22]?(steps|epoch)|\b(?:eval(?:uate|uation)?s?|evaluating)\s+(?:every|each|on|at)\b|\bwith\s+eval(?:uation)?\b",
+    )
+});
+static RESUME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(resum(?:e|ed|es|ing)(?:_from_checkpoint)?|from (?:a |the )?checkpoint|restart(?:ing)? from)\b",
+    )
+});
 static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:longest|max(?:imum)?|biggest|largest|how long a)\s+(?:(packing|pack|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|context|max_seq_length)|(batch(?:[\s_-]?size)?))\b",
@@ -406,6 +422,19 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     }
     if let Some(c) = OFFLOAD.captures(text) {
         push(Slot::Offload(c.get(1).is_none()), &c[0]);
+    }
+    if let Some(c) = EVAL.captures(text) {
+        let n = c.get(1).and_then(|m| number(m.as_str())).unwrap_or(8);
+        match crate::calc::setup::out_of_range("batch", n) {
+            None => push(Slot::EvalBatch(n), &c[0]),
+            Some(why) => push(Slot::OutOfRange(why), &c[0]),
+        }
+    }
+    if let Some(c) = RESUME.captures(text) {
+        push(Slot::Resume(true), &c[0]);
+    }
+    if let Some(key) = crate::calc::runtime::find(text, k) {
+        push(Slot::Framework(key.clone()), &key);
     }
     if let Some(c) = SOLVE.captures(text) {
         let what = if c.get(2).is_some() {

@@ -96,6 +96,7 @@ pub struct Knowledge {
     pub thermal: BTreeMap<String, Figure>,
     pub commands: Vec<SuggestedCommand>,
     pub answers: Vec<questions::DomainAnswer>,
+    pub frameworks: Vec<crate::calc::runtime::Preset>,
 }
 
 static EMBEDDED: LazyLock<Knowledge> = LazyLock::new(|| {
@@ -147,6 +148,7 @@ impl Knowledge {
             thermal: parse_keyed("thermal.md", THERMAL_MD, "rule")?,
             commands: parse_commands()?,
             answers: questions::parse_answers()?,
+            frameworks: parse_frameworks()?,
         })
     }
 
@@ -326,6 +328,45 @@ fn parse_keyed(
                     cite: cite(file, &row),
                 },
             ))
+        })
+        .collect()
+}
+
+const FRAMEWORKS_MD: &str = include_str!("../../knowledge/frameworks.md");
+
+fn parse_frameworks() -> Result<Vec<crate::calc::runtime::Preset>, String> {
+    use crate::calc::setup::{Loss, Precision};
+    let tables = parse_tables(FRAMEWORKS_MD);
+    let table = tables.first().ok_or("frameworks.md has no table")?;
+    table
+        .rows()
+        .map(|row| {
+            let bad = |what: &str| format!("frameworks.md row {}: bad {what}", row.number());
+            let yes = |col: &str| match row.get(col) {
+                "yes" | "on" => Ok(true),
+                "no" | "off" => Ok(false),
+                _ => Err(bad(col)),
+            };
+            Ok(crate::calc::runtime::Preset {
+                key: row.get("framework").to_string(),
+                names: row
+                    .get("names")
+                    .split(',')
+                    .map(|n| n.trim().to_ascii_lowercase())
+                    .filter(|n| !n.is_empty())
+                    .collect(),
+                loss: Loss::parse(row.get("loss")).ok_or_else(|| bad("loss"))?,
+                checkpointing: yes("checkpointing")?,
+                packed: yes("packed")?,
+                precision: Precision::parse(row.get("precision"))
+                    .ok_or_else(|| bad("precision"))?,
+                eval_batch: count("frameworks.md", &row, "eval_batch")?,
+                cite: format!(
+                    "knowledge/frameworks.md row {} ({})",
+                    row.number(),
+                    row.get("framework")
+                ),
+            })
         })
         .collect()
 }

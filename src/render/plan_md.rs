@@ -10,6 +10,13 @@ use crate::calc::verdict::Verdict;
 use crate::reply::InputLine;
 use std::fmt::Write;
 
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
     let mut md = String::new();
     let v = plan.judgement.verdict;
@@ -57,20 +64,45 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
     );
     let _ = writeln!(
         md,
-        "Load-time peak: {} [{}]. {}\n",
+        "Other moments of the run (each counted against the same pool):\n"
+    );
+    let _ = writeln!(
+        md,
+        "- load-time peak: **{} GB** = {} [{}]",
+        show_centi(est.load.centi_gb),
         est.load.formula,
-        est.load.source,
-        match est.binding {
-            Peak::Step => format!(
-                "The training step binds: {} GB ≥ {} GB at load.",
-                show_centi(est.step_centi_gb),
-                show_centi(est.load.centi_gb)
-            ),
-            Peak::Load => format!(
-                "Loading binds: {} GB at load > {} GB in a step. Flush the page cache between runs (with your approval) so earlier shards' pages are not still held.",
-                show_centi(est.load.centi_gb),
-                show_centi(est.step_centi_gb)
-            ),
+        est.load.source
+    );
+    for (peak, t, applies) in &est.phases {
+        let when = match (peak, applies) {
+            (_, true) => "",
+            (Peak::Eval, false) => {
+                " (only if you evaluate during training: say \"per_device_eval_batch_size=8\" to plan it)"
+            }
+            (Peak::Resume, false) => {
+                " (only when you resume from a checkpoint: say \"resuming\" to plan it)"
+            }
+            _ => " (not part of this run)",
+        };
+        let _ = writeln!(
+            md,
+            "- {}{when}: **{} GB** = {} [{}]",
+            t.label,
+            show_centi(t.centi_gb),
+            t.formula,
+            t.source
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n{} binds: {} GB is the largest of the step peak ({} GB) and these, so it is the figure the verdict uses.{}\n",
+        capitalise(est.binding.label()),
+        show_centi(est.total_centi_gb),
+        show_centi(est.step_centi_gb),
+        if est.binding == Peak::Load {
+            " Flush the page cache between runs (with your approval) so earlier shards' pages are not still held."
+        } else {
+            ""
         }
     );
     for note in &plan.notes {

@@ -20,8 +20,10 @@ fn seventy_b_qlora_lands_near_the_40_gb_anchor() {
     // The anchor is an observed total with no stated packing, rank or loss;
     // its 40 GB is about the 4-bit weights alone (39.46 GB here). The
     // worksheet adds what a step needs on top (validated on measured QLoRA
-    // runs in validation.rs), so it sits above 40 GB, within a third of it.
-    assert!((40.0..=54.0).contains(&total), "total {total} GB");
+    // runs in validation.rs) and the system-level terms of a Spark (the
+    // trainer process, the allocator's reserve for padded batches), so it
+    // sits above 40 GB, within about half of it again.
+    assert!((40.0..=62.0).contains(&total), "total {total} GB");
     let weights = j["terms"]["weights_gb"].as_f64().unwrap();
     assert!((39.0..=40.5).contains(&weights), "weights {weights} GB");
     assert_eq!(j["verdict"], "fits");
@@ -102,9 +104,9 @@ fn text_answer_shows_terms_budget_anchors_and_the_caveat() {
         "--method",
         "lora",
         "--batch",
-        "4",
+        "2",
         "--pack",
-        "4096",
+        "3072",
         "--free",
         free.path().to_str().unwrap(),
     ])
@@ -112,7 +114,7 @@ fn text_answer_shows_terms_budget_anchors_and_the_caveat() {
     let text = out.stdout;
     assert!(text.contains("**Verdict: tight.**"), "{text}");
     assert!(text.contains("start with shorter packing or a smaller batch"));
-    assert!(text.contains("packing 4096 → 2048"));
+    assert!(text.contains("packing 3072 → 1536"), "{text}");
     assert!(text.contains("115 × 1.073741824 = 123.48 GB"));
     assert!(text.contains("minus 4 GB OS/driver reserve"));
     assert!(text.contains("Closest seed anchors"));
@@ -207,7 +209,7 @@ fn solve_finds_the_exact_longest_packing_that_fits() {
     ];
     let mut args = base.to_vec();
     args.extend(["--solve", "pack"]);
-    let j = plan(&args).ok().json();
+    let j = plan(&args).answered().json();
     let sol = &j["solution"];
     let longest = sol["fits"].as_u64().expect("a packing fits");
     let line = sol["tight_line_gb"].as_f64().unwrap();
@@ -216,7 +218,7 @@ fn solve_finds_the_exact_longest_packing_that_fits() {
     let next = (longest + 1).to_string();
     let mut args = base.to_vec();
     args.extend(["--pack", &next]);
-    let j = plan(&args).ok().json();
+    let j = plan(&args).answered().json();
     assert!(
         j["total_gb"].as_f64().unwrap() > line,
         "{longest}+1 still fits"
@@ -228,7 +230,7 @@ fn solve_finds_the_exact_longest_packing_that_fits() {
             .chain(["--solve", "pack"])
             .collect::<Vec<_>>(),
     )
-    .ok()
+    .answered()
     .stdout;
     assert!(
         text.contains(&format!("Longest packing length that fits: **{longest}**")),

@@ -136,9 +136,16 @@ fn the_seed_anchors_still_hold() {
         "--lora-targets",
         "attn",
     ]);
+    // The stated ≈68 GB is the NVFP4 weights alone (reconciled in the
+    // plan's anchor note); the system-level step peak adds the rest.
     let total = j["total_gb"].as_f64().unwrap();
+    let weights = j["terms"]["weights_gb"].as_f64().unwrap();
     assert!(
-        (total - 68.0).abs() / 68.0 <= 0.20,
+        (weights - 68.0).abs() / 68.0 <= 0.05,
+        "120B MoE NVFP4 weights: {weights} GB"
+    );
+    assert!(
+        total > 68.0 && total < 1.35 * 68.0,
         "120B MoE NVFP4 LoRA: {total} GB"
     );
     assert_eq!(j["verdict"], "fits");
@@ -159,4 +166,23 @@ fn the_readme_table_is_the_commands_output() {
         out.stdout.trim_end(),
         "README is stale: paste the output of `headroom validate` between the markers"
     );
+}
+
+/// Issue 11's bar on system-level Spark measurements: the step peak within
+/// 25 % and never more than 10 % under (two constants were fitted to these
+/// rows: the bar checks the fit holds at every batch size).
+#[test]
+fn spark_system_level_measurements_are_met() {
+    let outcomes =
+        headroom::spark_validation::run(headroom::knowledge::Knowledge::embedded()).unwrap();
+    assert!(outcomes.len() >= 4);
+    for o in &outcomes {
+        let e = o.error();
+        assert!(
+            e.abs() <= 0.25 && e >= -0.10,
+            "{}: {:+.1} %",
+            o.id,
+            e * 100.0
+        );
+    }
 }

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 mod activations;
 mod model_state;
+mod phases;
 mod transients;
 
 use activations::{activations, logits};
@@ -41,6 +42,24 @@ pub enum Peak {
     Step,
     /// Loading the checkpoint: weights in place plus a shard in flight.
     Load,
+    /// An evaluation pass: forward only, at the eval batch size.
+    Eval,
+    /// Writing a checkpoint.
+    Save,
+    /// Resuming from a checkpoint (the optimizer state read back).
+    Resume,
+}
+
+impl Peak {
+    pub fn label(self) -> &'static str {
+        match self {
+            Peak::Step => "the training step",
+            Peak::Load => "loading",
+            Peak::Eval => "evaluation",
+            Peak::Save => "checkpoint save",
+            Peak::Resume => "resume",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -49,6 +68,9 @@ pub struct Estimate {
     pub terms: Vec<Term>,
     pub step_centi_gb: u64,
     pub load: Term,
+    /// Evaluation, checkpoint save and resume, each with its terms and
+    /// whether this run has that moment (it binds only then).
+    pub phases: Vec<(Peak, Term, bool)>,
     pub binding: Peak,
     /// The binding peak: what the verdict compares with the budget.
     pub total_centi_gb: u64,
@@ -221,19 +243,65 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
     let allocated: u64 = terms.iter().map(|t| t.centi_gb).sum();
     let slack = slack(&sheet, allocated);
     let context = context(&sheet);
-    let step = allocated + slack.centi_gb + context.centi_gb;
+    let logits_term = terms.iter().find(|t| t.key == "logits").cloned();
+    let reserve = logits_term.map(|l| phases::reserve(&sheet, &l));
+    let host = phases::host(&sheet);
+    let step = allocated
+        + slack.centi_gb
+        + context.centi_gb
+        + reserve.as_ref().map_or(0, |r| r.centi_gb)
+        + host.centi_gb;
     terms.push(slack);
     terms.push(context.clone());
-    let load = load_peak(&sheet, &weights, &context);
-    let (binding, total) = if load.centi_gb > step {
-        (Peak::Load, load.centi_gb)
-    } else {
-        (Peak::Step, step)
-    };
+    terms.extend(reserve);
+    terms.push(host.clone());
+    let mut load = load_peak(&sheet, &weights, &context);
+    // The trainer process is in the pool while it loads, too.
+    load.centi_gb += host.centi_gb;
+    load.bytes += host.bytes;
+    load.formula = format!(
+        "{} + host {} GB = {} GB",
+        load.formula
+            .rsplit_once(" = ")
+            .map_or(load.formula.as_str(), |(a, _)| a),
+        show_centi(host.centi_gb),
+        show_centi(load.centi_gb)
+    );
+    let rt = &input.runtime;
+    let phases = vec![
+        (
+            Peak::Eval,
+            phases::eval_peak(&sheet, &terms, &context, &host),
+            rt.evaluates,
+        ),
+        (
+            Peak::Save,
+            phases::save_peak(&sheet, &terms, &weights, &context, &host),
+            true,
+        ),
+        (
+            Peak::Resume,
+            phases::resume_peak(&terms, &context, &host),
+            rt.resumes,
+        ),
+    ];
+    let (binding, total) = std::iter::once((Peak::Step, step))
+        .chain(std::iter::once((Peak::Load, load.centi_gb)))
+        .chain(
+            phases
+                .iter()
+                .filter(|(_, _, applies)| *applies)
+                .map(|(p, t, _)| (*p, t.centi_gb)),
+        )
+        .fold(
+            (Peak::Step, 0),
+            |best, (p, c)| if c > best.1 { (p, c) } else { best },
+        );
     Estimate {
         terms,
         step_centi_gb: step,
         load,
+        phases,
         binding,
         total_centi_gb: total,
         allocated_centi_gb: allocated,

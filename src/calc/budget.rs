@@ -28,6 +28,47 @@ pub struct Budget {
     pub centi_gb: u64,
     /// How the figure was reached, with units and sources.
     pub explanation: String,
+    /// Memory nothing uses right now (`free`, MemFree) less the reserve:
+    /// what a CUDA allocation gets on GB10 before the kernel reclaims page
+    /// cache. None without a memory paste.
+    pub free_now_centi_gb: Option<u64>,
+    /// The page cache a flush would return (buff/cache; Buffers + Cached).
+    pub page_cache_centi_gb: Option<u64>,
+}
+
+/// Whether the plan fits with what is free right now, or only once the
+/// page cache is returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Now {
+    /// The peak fits in memory nothing uses right now.
+    FitsNow,
+    /// It fits `available`, but only with page cache reclaimed: flush first.
+    AfterFlush,
+    /// It does not fit even with the page cache returned.
+    DoesNotFit,
+}
+
+impl Now {
+    pub fn label(self) -> &'static str {
+        match self {
+            Now::FitsNow => "fits now",
+            Now::AfterFlush => "fits after a page-cache flush (OOM ladder step 1, needs root)",
+            Now::DoesNotFit => "does not fit",
+        }
+    }
+}
+
+/// The three-way reading of a memory paste against a peak.
+pub fn now(total_centi: u64, budget: &Budget) -> Option<Now> {
+    let free_now = budget.free_now_centi_gb?;
+    Some(if total_centi <= free_now {
+        Now::FitsNow
+    } else if total_centi <= budget.centi_gb {
+        Now::AfterFlush
+    } else {
+        Now::DoesNotFit
+    })
 }
 
 impl Budget {
@@ -90,6 +131,10 @@ pub fn from_free(reading: &FreeReading, k: &Knowledge) -> Budget {
         reserve_centi_gb: reserve_centi,
         centi_gb: centi,
         explanation,
+        free_now_centi_gb: reading
+            .free_bytes
+            .map(|f| centi_gb_down(f).saturating_sub(reserve_centi)),
+        page_cache_centi_gb: reading.buff_cache_bytes.map(centi_gb_down),
     }
 }
 
@@ -111,6 +156,8 @@ pub fn nominal(k: &Knowledge) -> Budget {
             show_centi(available),
             show_centi(centi)
         ),
+        free_now_centi_gb: None,
+        page_cache_centi_gb: None,
     }
 }
 

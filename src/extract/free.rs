@@ -140,7 +140,7 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
         total_text: cells[0].to_string(),
         total_bytes: raw[0] * s,
         used_bytes: raw[1] * s,
-        free_bytes: raw[2] * s,
+        free_bytes: Some(raw[2] * s),
         buff_cache_bytes: Some(raw[4] * s),
     })
 }
@@ -156,8 +156,9 @@ pub fn from_meminfo(m: &crate::extract::meminfo::MeminfoReading) -> FreeReading 
         total_text: format!("MemTotal {} kB", m.total_kib),
         total_bytes: kib(m.total_kib),
         used_bytes: kib(m.total_kib.saturating_sub(m.available_kib)),
-        free_bytes: kib(m.free_kib),
-        buff_cache_bytes: m.page_cache_kib().map(kib),
+        free_bytes: m.free_kib.map(kib),
+        // Without MemFree the cache cannot be told from free memory.
+        buff_cache_bytes: m.free_kib.and(m.page_cache_kib()).map(kib),
     }
 }
 

@@ -8,9 +8,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MeminfoReading {
     pub total_kib: u64,
-    /// 0 when the paste has no `MemFree:` line (a grep for the other two):
-    /// a lower bound, so nothing reads as freer than it was.
-    pub free_kib: u64,
+    /// None when the paste has no `MemFree:` line (a grep for the other two).
+    pub free_kib: Option<u64>,
     pub available_kib: u64,
     pub buffers_kib: Option<u64>,
     pub cached_kib: Option<u64>,
@@ -23,8 +22,8 @@ impl MeminfoReading {
         self.available_kib.saturating_mul(1024)
     }
 
-    pub fn free_bytes(&self) -> u64 {
-        self.free_kib.saturating_mul(1024)
+    pub fn free_bytes(&self) -> Option<u64> {
+        self.free_kib.map(|f| f.saturating_mul(1024))
     }
 
     pub fn total_bytes(&self) -> u64 {
@@ -114,7 +113,7 @@ pub fn parse_meminfo(text: &str) -> Result<MeminfoReading, MeminfoError> {
     }
     Ok(MeminfoReading {
         total_kib,
-        free_kib: find("MemFree")?.unwrap_or(0),
+        free_kib: find("MemFree")?,
         available_kib,
         buffers_kib: find("Buffers")?,
         cached_kib: find("Cached")?,
@@ -145,14 +144,14 @@ mod tests {
         assert_eq!(r.total_kib, 127_600_748);
         assert_eq!(r.available_kib, 118_566_368);
         assert_eq!(r.available_bytes(), 118_566_368 * 1024);
-        assert_eq!(r.free_kib, 0);
+        assert_eq!(r.free_kib, None);
         assert_eq!(r.page_cache_kib(), None);
     }
 
     #[test]
     fn full_paste_reads_every_field_and_not_swap_cached_as_cached() {
         let r = parse_meminfo(FULL).unwrap();
-        assert_eq!(r.free_bytes(), 80_123_456 * 1024);
+        assert_eq!(r.free_bytes(), Some(80_123_456 * 1024));
         assert_eq!(r.total_bytes(), 127_600_748 * 1024);
         assert_eq!(r.cached_kib, Some(35_000_000));
         assert_eq!(r.page_cache_kib(), Some(35_012_345));

@@ -46,6 +46,6 @@ pub struct FreeReading {
     pub used_bytes: f64,
     /// Memory nothing uses at all (`free`, MemFree): what CUDA's free
     /// figure reports on GB10 before the kernel reclaims page cache.
-    pub free_bytes: f64,
+    pub free_bytes: Option<f64>,
     pub buff_cache_bytes: Option<f64>,
 }

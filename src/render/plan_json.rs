@@ -55,6 +55,12 @@ pub fn plan_json(plan: &Plan) -> Value {
         "load_peak_gb": gb(plan.estimate.load.centi_gb),
         "load_peak_formula": plan.estimate.load.formula,
         "binding_peak": plan.estimate.binding,
+        "now": crate::calc::budget::now(plan.estimate.total_centi_gb, &plan.budget),
+        "free_now_gb": plan.budget.free_now_centi_gb.map(gb),
+        "page_cache_gb": plan.budget.page_cache_centi_gb.map(gb),
+        "phases": plan.estimate.phases.iter().map(|(p, t, applies)| json!({
+            "phase": p, "gb": gb(t.centi_gb), "applies": applies, "formula": t.formula, "source": t.source,
+        })).collect::<Vec<_>>(),
         "allocated_gb": gb(plan.estimate.allocated_centi_gb),
         "precision": plan.input.precision.key(),
         "attention": plan.input.attention.key(),

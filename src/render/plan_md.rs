@@ -38,6 +38,21 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
         v.label(),
         plan.judgement.explanation
     );
+    if let Some(now) = crate::calc::budget::now(plan.estimate.total_centi_gb, &plan.budget) {
+        let free_now = plan.budget.free_now_centi_gb.unwrap_or(0);
+        let cache = plan
+            .budget
+            .page_cache_centi_gb
+            .map(|c| format!("; page cache a flush would return: {} GB", show_centi(c)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            md,
+            "Right now: **{}**. Free without reclaim: {} GB (your paste's free column, less the reserve) against the {} GB peak{cache}. On GB10 a CUDA allocation sees only this free memory (`cudaMemGetInfo` reports it, and page cache counts as used until the kernel reclaims it), so it can fail with gigabytes of cache in the pool; nvidia-smi shows no memory at all on GB10. `available` is what the kernel can give once it reclaims cache.\n",
+            now.label(),
+            show_centi(free_now),
+            show_centi(plan.estimate.total_centi_gb)
+        );
+    }
     if v != Verdict::Fits {
         advice(&mut md, plan);
     }

@@ -13,6 +13,7 @@ mod oom_pool;
 mod plan_cli;
 mod properties;
 mod pty;
+mod spark_memory;
 mod support;
 mod thermal;
 mod transcripts;

@@ -33,6 +33,8 @@ pub struct Choices {
     pub eval_batch: Option<u64>,
     /// Whether the run resumes from a checkpoint.
     pub resumes: Option<bool>,
+    pub loader: Option<crate::calc::runtime::Loader>,
+    pub prequantized: Option<bool>,
 }
 
 pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInput, Vec<String>) {
@@ -172,6 +174,8 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
                 eval_batch: choices.eval_batch.unwrap_or(p.eval_batch),
                 evaluates: choices.eval_batch.is_some(),
                 resumes: choices.resumes.unwrap_or(false),
+                loader: choices.loader.unwrap_or_default(),
+                prequantized: choices.prequantized.unwrap_or(false),
             }
         }
         None => {
@@ -180,6 +184,8 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
                 eval_batch: choices.eval_batch.unwrap_or(8),
                 evaluates: choices.eval_batch.is_some(),
                 resumes: choices.resumes.unwrap_or(false),
+                loader: choices.loader.unwrap_or_default(),
+                prequantized: choices.prequantized.unwrap_or(false),
                 ..crate::calc::runtime::Runtime::default()
             }
         }

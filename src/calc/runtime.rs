@@ -32,6 +32,26 @@ pub struct Preset {
     pub cite: String,
 }
 
+/// How the checkpoint is read into memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Loader {
+    /// transformers 4.x: one safetensors shard mapped and copied at a time.
+    #[default]
+    V4,
+    /// transformers 5.x: every shard mapped at once.
+    V5,
+}
+
+impl Loader {
+    pub fn label(self) -> &'static str {
+        match self {
+            Loader::V4 => "transformers 4.x (one shard at a time)",
+            Loader::V5 => "transformers 5.x (every shard mapped at once)",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Runtime {
     pub framework: Framework,
@@ -45,6 +65,10 @@ pub struct Runtime {
     pub evaluates: bool,
     /// The run resumes from a checkpoint.
     pub resumes: bool,
+    pub loader: Loader,
+    /// The checkpoint is already 4-bit (a `-bnb-4bit` repository), so it is
+    /// read at its stored size rather than quantized from 16-bit on load.
+    pub prequantized: bool,
 }
 
 impl Default for Runtime {
@@ -55,6 +79,8 @@ impl Default for Runtime {
             eval_batch: 8,
             evaluates: false,
             resumes: false,
+            loader: Loader::V4,
+            prequantized: false,
         }
     }
 }

@@ -176,6 +176,12 @@ pub struct PlanArgs {
     /// The run resumes from a checkpoint (the optimizer state is read back)
     #[arg(long)]
     pub resume: bool,
+    /// Which transformers loads the checkpoint: 4 (one shard at a time, default) or 5 (every shard mapped at once)
+    #[arg(long, value_name = "4|5", value_parser = parse_loader)]
+    pub loader: Option<crate::calc::runtime::Loader>,
+    /// The checkpoint is already 4-bit (a -bnb-4bit repository): read at its stored size
+    #[arg(long)]
+    pub prequantized: bool,
     /// The trainer stack whose defaults fill what you leave open: hf, trl, unsloth, axolotl, llama-factory, torchtune (knowledge/frameworks.md)
     #[arg(long, value_name = "NAME")]
     pub framework: Option<String>,
@@ -245,6 +251,16 @@ fn parse_solve(s: &str) -> Result<crate::calc::solve::SolveFor, String> {
 fn parse_targets(s: &str) -> Result<crate::calc::setup::LoraTargets, String> {
     crate::calc::setup::LoraTargets::parse(s)
         .ok_or_else(|| "expected all-linear, attn, or names like q_proj,v_proj".into())
+}
+
+fn parse_loader(s: &str) -> Result<crate::calc::runtime::Loader, String> {
+    match s.trim_start_matches(['v', 'V']) {
+        "4" => Ok(crate::calc::runtime::Loader::V4),
+        "5" => Ok(crate::calc::runtime::Loader::V5),
+        other => Err(format!(
+            "{other:?}: give 4 or 5 (the transformers major version)"
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -123,6 +123,8 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
         preset,
         eval_batch: args.eval_batch,
         resumes: args.resume.then_some(true),
+        loader: args.loader,
+        prequantized: args.prequantized.then_some(true),
         dtype: args.dtype,
         optimizer: args.optimizer,
         batch: args.batch,

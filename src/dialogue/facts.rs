@@ -54,10 +54,12 @@ pub enum SlotName {
     Framework,
     EvalBatch,
     Resume,
+    Loader,
+    Prequantized,
 }
 
 impl SlotName {
-    pub const ALL: [SlotName; 20] = [
+    pub const ALL: [SlotName; 22] = [
         SlotName::Model,
         SlotName::Method,
         SlotName::Dtype,
@@ -78,6 +80,8 @@ impl SlotName {
         SlotName::Framework,
         SlotName::EvalBatch,
         SlotName::Resume,
+        SlotName::Loader,
+        SlotName::Prequantized,
     ];
 
     pub fn key(self) -> &'static str {
@@ -111,6 +115,8 @@ pub struct Facts {
     pub framework: Option<Known<String>>,
     pub eval_batch: Option<Known<u64>>,
     pub resume: Option<Known<bool>>,
+    pub loader: Option<Known<crate::calc::runtime::Loader>>,
+    pub prequantized: Option<Known<bool>>,
 }
 
 /// One answer that changed, for the acknowledgement.
@@ -240,6 +246,17 @@ impl Facts {
                 u64::to_string,
             ),
             Slot::Resume(on) => set(&mut self.resume, *on, w, at, SlotName::Resume, on_off),
+            Slot::Loader(l) => set(&mut self.loader, *l, w, at, SlotName::Loader, |l| {
+                l.label().to_string()
+            }),
+            Slot::Prequantized(on) => set(
+                &mut self.prequantized,
+                *on,
+                w,
+                at,
+                SlotName::Prequantized,
+                on_off,
+            ),
             Slot::Framework(key) => set(
                 &mut self.framework,
                 key.clone(),
@@ -309,6 +326,8 @@ impl Facts {
             SlotName::Framework => take(&mut self.framework),
             SlotName::EvalBatch => take(&mut self.eval_batch),
             SlotName::Resume => take(&mut self.resume),
+            SlotName::Loader => take(&mut self.loader),
+            SlotName::Prequantized => take(&mut self.prequantized),
         }
     }
 
@@ -381,6 +400,10 @@ impl Facts {
             u64::to_string,
         );
         row(&mut out, SlotName::Resume, &self.resume, on_off);
+        row(&mut out, SlotName::Loader, &self.loader, |l| {
+            l.label().into()
+        });
+        row(&mut out, SlotName::Prequantized, &self.prequantized, on_off);
         out
     }
 }

@@ -230,6 +230,8 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
         sharding: facts.sharding.as_ref().map(|s| s.value),
         eval_batch: facts.eval_batch.as_ref().map(|e| e.value),
         resumes: facts.resume.as_ref().map(|r| r.value),
+        loader: facts.loader.as_ref().map(|l| l.value),
+        prequantized: facts.prequantized.as_ref().map(|p| p.value),
         preset: facts
             .framework
             .as_ref()

@@ -158,6 +158,20 @@ pub const SLOTS: &[SlotDef] = &[
         ask: "whether the run resumes from a checkpoint",
         flag: Some("--resume"),
     },
+    SlotDef {
+        name: SlotName::Loader,
+        key: "loader",
+        aliases: &["transformers"],
+        ask: "which transformers loads the model (\"transformers 5\")",
+        flag: Some("--loader"),
+    },
+    SlotDef {
+        name: SlotName::Prequantized,
+        key: "prequantized",
+        aliases: &["bnb-4bit"],
+        ask: "whether the checkpoint is already 4-bit (a -bnb-4bit repository)",
+        flag: Some("--prequantized"),
+    },
 ];
 
 pub fn def(name: SlotName) -> &'static SlotDef {
@@ -198,6 +212,8 @@ pub fn slot_of(slot: &Slot) -> Option<SlotName> {
         Slot::Framework(_) => SlotName::Framework,
         Slot::EvalBatch(_) => SlotName::EvalBatch,
         Slot::Resume(_) => SlotName::Resume,
+        Slot::Loader(_) => SlotName::Loader,
+        Slot::Prequantized(_) => SlotName::Prequantized,
         Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel | Slot::OutOfRange(_) => {
             return None;
         }

@@ -48,6 +48,10 @@ pub enum Slot {
     EvalBatch(u64),
     /// The run resumes from a checkpoint.
     Resume(bool),
+    /// Which transformers loads the checkpoint.
+    Loader(crate::calc::runtime::Loader),
+    /// The checkpoint is already 4-bit (`…-bnb-4bit`).
+    Prequantized(bool),
     /// A value no plan can use, with why ("a batch of 4294967296 is beyond …").
     OutOfRange(String),
 }
@@ -130,6 +134,10 @@ static RESUME: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(resum(?:e|ed|es|ing)(?:_from_checkpoint)?|from (?:a |the )?checkpoint|restart(?:ing)? from)\b",
     )
 });
+static LOADER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\btransformers\s*(?:v|version\s*|==|>=|@)?\s*([45])(?:\.\d+)*\b"));
+static PREQUANTIZED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?:-bnb-4bit\b|\bbnb[-_ ]4bit\b|\bpre-?quantized\b)"));
 static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:longest|max(?:imum)?|biggest|largest|how long a)\s+(?:(packing|pack|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|context|max_seq_length)|(batch(?:[\s_-]?size)?))\b",
@@ -432,6 +440,17 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     }
     if let Some(c) = RESUME.captures(text) {
         push(Slot::Resume(true), &c[0]);
+    }
+    if let Some(c) = LOADER.captures(text) {
+        let loader = if &c[1] == "5" {
+            crate::calc::runtime::Loader::V5
+        } else {
+            crate::calc::runtime::Loader::V4
+        };
+        push(Slot::Loader(loader), &c[0]);
+    }
+    if let Some(c) = PREQUANTIZED.captures(text) {
+        push(Slot::Prequantized(true), &c[0]);
     }
     if let Some(key) = crate::calc::runtime::find(text, k) {
         push(Slot::Framework(key.clone()), &key);

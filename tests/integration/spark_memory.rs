@@ -238,3 +238,47 @@ fn i_use_unsloth_in_the_chat_sets_the_stack() {
     assert!(out.stdout.contains("framework unsloth"), "{}", out.stdout);
     assert!(out.stdout.contains("unsloth's default"), "{}", out.stdout);
 }
+
+#[test]
+fn the_loader_decides_what_loading_holds() {
+    use headroom::calc::runtime::Loader;
+    let k = Knowledge::embedded();
+    let load = |loader, prequantized| {
+        estimate(
+            &plan_input(
+                "Llama 3.1 70B",
+                Method::Qlora,
+                1,
+                2048,
+                Choices {
+                    loader: Some(loader),
+                    prequantized: Some(prequantized),
+                    ..Choices::default()
+                },
+            ),
+            k,
+        )
+        .load
+    };
+    let v4 = load(Loader::V4, false);
+    let v5 = load(Loader::V5, false);
+    let v5_pre = load(Loader::V5, true);
+    // 4.x: weights + 2 × one 5 GB shard; 5.x: the whole 16-bit checkpoint
+    // (141.1 GB) mapped; pre-quantized: the stored 4-bit weights instead.
+    assert!(
+        v4.formula.contains("2 × 5.00 GB = 10.00 GB"),
+        "{}",
+        v4.formula
+    );
+    assert!(
+        v5.centi_gb > v4.centi_gb + 13_000,
+        "{} vs {}",
+        v5.centi_gb,
+        v4.centi_gb
+    );
+    assert!(
+        v5_pre.centi_gb < v5.centi_gb && v5_pre.formula.contains("as stored"),
+        "{}",
+        v5_pre.formula
+    );
+}

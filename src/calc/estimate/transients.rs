@@ -114,23 +114,57 @@ pub(super) fn context(s: &Sheet<'_>) -> Term {
     )
 }
 
-/// Loading: the weights in place, one shard mmapped (page cache) and its
-/// CUDA copy in flight at once, and the CUDA context.
+/// Loading: the weights in place plus what the loader holds on the way
+/// in. transformers 4.x maps one shard at a time (its page cache and its
+/// CUDA copy at once); 5.x maps every shard at once, so the whole
+/// checkpoint sits in page cache that GB10's CUDA allocations may not get
+/// back in time. A pre-quantized checkpoint is read at its stored size; a
+/// 16-bit one is read whole and quantized on the way in.
 pub(super) fn load_peak(s: &Sheet<'_>, weights: &Term, context: &Term) -> Term {
+    use crate::calc::runtime::Loader;
     let input = s.input;
     let shard = s.constant("safetensors shard bytes");
-    // Pre-quantized checkpoints (NVFP4, MXFP4, FP8) load as stored; others
-    // come as 16-bit shards and are quantized on the way in.
-    let checkpoint = if matches!(
+    let stored = matches!(
         input.weight_format,
         Dtype::Nvfp4 | Dtype::Mxfp4 | Dtype::Fp8
-    ) {
+    ) || (input.runtime.prequantized && input.weight_format.is_quantized());
+    let checkpoint = if stored {
         weights.bytes
     } else {
         s.shard(input.model.params as f64 * dtype_figure(s.k, Dtype::Bf16).value)
     };
-    let in_flight = shard.value.min(checkpoint);
-    let transient = 2.0 * in_flight;
+    let read_as = if stored {
+        "the checkpoint as stored"
+    } else {
+        "a 16-bit checkpoint, quantized or cast on the way in"
+    };
+    let (transient, what, source) = match input.runtime.loader {
+        Loader::V4 => {
+            let in_flight = shard.value.min(checkpoint);
+            (
+                2.0 * in_flight,
+                format!(
+                    "one shard in flight twice (mmapped page cache and its CUDA copy; {read_as}, transformers 4.x): 2 × {} = {}",
+                    gb(in_flight),
+                    gb(2.0 * in_flight)
+                ),
+                shard.cite.to_string(),
+            )
+        }
+        Loader::V5 => {
+            let in_flight = shard.value.min(checkpoint);
+            (
+                checkpoint + in_flight,
+                format!(
+                    "every shard mapped at once (transformers 5.x): the whole checkpoint {} in page cache + one shard's CUDA copy {} ({read_as}) = {}",
+                    gb(checkpoint),
+                    gb(in_flight),
+                    gb(checkpoint + in_flight)
+                ),
+                "transformers 5.x opens every shard with mmap at once (huggingface/transformers issue #48285; `disable_mmap`, PR #45547); docs/spark-memory-research.md §4".to_string(),
+            )
+        }
+    };
     let centi = weights.centi_gb + centi_gb_up(transient) + context.centi_gb;
     Term {
         key: "load",
@@ -138,13 +172,11 @@ pub(super) fn load_peak(s: &Sheet<'_>, weights: &Term, context: &Term) -> Term {
         bytes: weights.bytes + transient + context.bytes,
         centi_gb: centi,
         formula: format!(
-            "weights {} GB + one shard in flight twice (mmapped page cache and its CUDA copy): 2 × {} = {} + CUDA context {} GB = {} GB",
+            "weights {} GB + {what} + CUDA context {} GB = {} GB",
             show_centi(weights.centi_gb),
-            gb(in_flight),
-            gb(transient),
             show_centi(context.centi_gb),
             show_centi(centi)
         ),
-        source: shard.cite.to_string(),
+        source,
     }
 }

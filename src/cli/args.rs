@@ -47,6 +47,10 @@ pub enum Command {
         /// When the run started (local time), for logs that carry no time
         #[arg(long, value_name = "TIME")]
         start: Option<String>,
+        /// The sampler's UTC offset, for a log stamped in UTC (`…Z`, a
+        /// container's clock): +01:00, -05:00
+        #[arg(long, value_name = "±HH:MM", value_parser = parse_offset)]
+        log_tz: Option<f64>,
         /// Print one JSON object instead of text
         #[arg(long)]
         json: bool,
@@ -251,6 +255,37 @@ fn parse_solve(s: &str) -> Result<crate::calc::solve::SolveFor, String> {
 fn parse_targets(s: &str) -> Result<crate::calc::setup::LoraTargets, String> {
     crate::calc::setup::LoraTargets::parse(s)
         .ok_or_else(|| "expected all-linear, attn, or names like q_proj,v_proj".into())
+}
+
+/// "+01:00", "-5", "+0530", "UTC" as seconds east of UTC.
+fn parse_offset(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("utc") || t == "Z" {
+        return Ok(0.0);
+    }
+    let (sign, rest) = match t.as_bytes().first() {
+        Some(b'+') => (1.0, &t[1..]),
+        Some(b'-') => (-1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
+    let (h, m) = match (rest.contains(':'), digits.len()) {
+        (true, _) => {
+            let (h, m) = rest.split_once(':').unwrap_or((rest, "0"));
+            (h.parse::<f64>(), m.parse::<f64>())
+        }
+        (false, 3 | 4) => (
+            digits[..digits.len() - 2].parse(),
+            digits[digits.len() - 2..].parse(),
+        ),
+        _ => (digits.parse(), Ok(0.0)),
+    };
+    match (h, m) {
+        (Ok(h), Ok(m)) if h <= 14.0 && m < 60.0 => Ok(sign * (h * 3600.0 + m * 60.0)),
+        _ => Err(format!(
+            "{s:?}: give the sampler's offset from UTC, like +01:00 or -05:00"
+        )),
+    }
 }
 
 fn parse_loader(s: &str) -> Result<crate::calc::runtime::Loader, String> {

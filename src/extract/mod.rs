@@ -4,6 +4,7 @@ pub mod approval;
 pub mod config_json;
 pub mod free;
 pub mod intent;
+pub mod log_lines;
 pub mod meminfo;
 pub mod nvidia_smi;
 pub mod ollama_ps;

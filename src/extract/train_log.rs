@@ -49,6 +49,16 @@ struct Bar {
     last_step: u64,
     last_elapsed: f64,
     offset: f64,
+    /// Restarts of a resumed run: from this sample index on, times are
+    /// relative to this absolute anchor (the restart's own stamp).
+    restarts: Vec<(usize, f64)>,
+    /// Lightning prints the epoch's average rate: per-step time comes from
+    /// consecutive redraws instead.
+    average_rate: bool,
+    /// Steps of the epochs before this one, so steps keep counting up.
+    step_offset: u64,
+    /// Where the current segment (after a restart) begins in `samples`.
+    segment_start: usize,
 }
 
 #[derive(Default)]
@@ -64,6 +74,27 @@ struct Scanner {
     lines: u64,
     /// The elapsed field of the last bar update, as bytes.
     last_elapsed_text: Vec<u8>,
+    /// Per-step durations (step, seconds) and the last stamp before them.
+    durations: Vec<(u64, f64)>,
+    duration_anchor: Option<f64>,
+    /// Elapsed-since-start lines (step, seconds).
+    elapsed_steps: Vec<(u64, f64)>,
+    /// The latest stamp seen, for anchoring what follows it.
+    last_stamp: Option<f64>,
+    /// A stamp seen since the last bar update: a restart, if the bar then
+    /// goes back.
+    stamp_since_bar: Option<f64>,
+    /// Any stamp was UTC.
+    utc: bool,
+    /// Seconds to add to UTC stamps (the owner's `--log-tz`).
+    tz_offset: Option<f64>,
+    /// The anchor came from a line printed right after a bar update.
+    anchor_exact: bool,
+    /// The anchor came from a stamp on a bar line.
+    bar_stamped: bool,
+    /// The Trainer's "Running training" banner was seen (it marks the
+    /// start even when stdout and stderr interleave out of order).
+    banner: bool,
 }
 
 fn parse_digits(b: &[u8]) -> Option<u64> {
@@ -119,31 +150,6 @@ fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
     Some((step, total, elapsed, sec_per_step))
 }
 
-/// The first "YYYY-MM-DD HH:MM:SS" in the line, as seconds.
-fn find_timestamp(line: &[u8]) -> Option<f64> {
-    let mut from = 0;
-    while let Some(i) = memchr::memchr(b'-', &line[from..]).map(|i| i + from) {
-        if i >= 4 && line.len() >= i + 15 {
-            let s = &line[i - 4..];
-            let ok = s[..4].iter().all(u8::is_ascii_digit)
-                && s[4] == b'-'
-                && s[5..7].iter().all(u8::is_ascii_digit)
-                && s[7] == b'-'
-                && s[8..10].iter().all(u8::is_ascii_digit)
-                && (s[10] == b' ' || s[10] == b'T')
-                && s.len() >= 19
-                && s[13] == b':'
-                && s[16] == b':';
-            if ok {
-                let text = std::str::from_utf8(&s[..19]).ok()?;
-                return crate::extract::thermal_csv::parse_time(text);
-            }
-        }
-        from = i + 1;
-    }
-    None
-}
-
 /// "step 120", "Step 120", "global_step=120".
 fn find_step(line: &[u8]) -> Option<u64> {
     let lower: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
@@ -164,8 +170,20 @@ fn find_step(line: &[u8]) -> Option<u64> {
 }
 
 impl Scanner {
-    fn line(&mut self, line: &[u8]) {
+    fn line(&mut self, raw: &[u8]) {
         self.lines += 1;
+        if raw.is_empty() {
+            return;
+        }
+        // Rank prefixes and colours come off only where there are any: most
+        // lines of a gigabyte log are plain progress redraws.
+        let cleaned;
+        let line = if raw.first() == Some(&b'[') || memchr::memchr(0x1b, raw).is_some() {
+            cleaned = crate::extract::log_lines::clean(raw);
+            &cleaned[..]
+        } else {
+            raw
+        };
         if line.is_empty() {
             return;
         }
@@ -182,19 +200,51 @@ impl Scanner {
         }
         let mut bar_elapsed = None;
         if let Some((step, total, elapsed, sec)) = parse_bar(line) {
+            let restart = self.stamp_since_bar.take();
             let bar = self.bars.entry(total).or_default();
+            if memmem::find(line, b"Epoch ").is_some() {
+                bar.average_rate = true;
+            }
             if step < bar.last_step {
-                // A new epoch's bar (Lightning) restarts its clock.
-                bar.offset += bar.last_elapsed;
+                match restart {
+                    // A resumed run: its restart's stamp anchors the new
+                    // segment, and the crash gap stays a gap.
+                    Some(ts) => {
+                        bar.offset = 0.0;
+                        bar.step_offset = 0;
+                        bar.restarts.push((bar.samples.len(), ts - elapsed));
+                        bar.segment_start = bar.samples.len();
+                    }
+                    // A new epoch's bar (Lightning) restarts its clock and
+                    // its step count.
+                    None => {
+                        bar.offset += bar.last_elapsed;
+                        bar.step_offset += bar.last_step;
+                    }
+                }
             }
             let t = bar.offset + elapsed;
+            let global_step = bar.step_offset + step;
+            let sec = if bar.average_rate {
+                // The shown rate is the epoch's average: take the time per
+                // step between redraws at least 30 s apart.
+                match bar.samples[bar.segment_start..].last() {
+                    Some(&(lt, ls, _)) if global_step > ls && t - lt >= 30.0 => {
+                        Some((t - lt) / (global_step - ls) as f64)
+                    }
+                    Some(_) => None,
+                    None => Some(sec),
+                }
+            } else {
+                Some(sec)
+            };
             // One sample per second of progress keeps memory bounded.
-            if bar
-                .samples
-                .last()
-                .is_none_or(|&(lt, ls, _)| t > lt || step != ls && t >= lt)
+            if let Some(sec) = sec
+                && bar.samples[bar.segment_start..]
+                    .last()
+                    .is_none_or(|&(lt, ls, _)| t > lt || global_step != ls && t >= lt)
             {
-                bar.samples.push((t, step, sec));
+                bar.samples.push((t, global_step, sec));
             }
             bar.last_step = step;
             bar.last_elapsed = elapsed;
@@ -209,23 +259,78 @@ impl Scanner {
             self.latest_elapsed = Some(t);
             self.latest_total = Some(total);
         }
-        let stamp = find_timestamp(line);
+        let facts = if bar_elapsed.is_some() {
+            crate::extract::log_lines::LineFacts {
+                stamp: crate::extract::log_lines::find_stamp(line),
+                ..Default::default()
+            }
+        } else {
+            crate::extract::log_lines::read(line)
+        };
+        let stamp = facts.stamp.map(|s| {
+            if s.utc {
+                self.utc = true;
+                s.t + self.tz_offset.unwrap_or(0.0)
+            } else {
+                s.t
+            }
+        });
+        if bar_elapsed.is_none() {
+            if let Some(ts) = stamp {
+                self.last_stamp = Some(ts);
+                self.stamp_since_bar = Some(ts);
+            }
+            if let (Some(step), Some(d)) = (facts.step, facts.duration)
+                && d > 0.0
+            {
+                if self.durations.is_empty() {
+                    self.duration_anchor = stamp.or(self.last_stamp);
+                }
+                self.durations.push((step, d));
+            }
+            if let (Some(step), Some(e)) = (facts.step, facts.elapsed) {
+                self.elapsed_steps.push((step, e));
+            }
+        }
         if let Some(ts) = stamp {
-            if self.anchor.is_none() {
-                self.anchor = Some(match bar_elapsed.or(self.latest_elapsed) {
-                    Some(e) => (
+            match (bar_elapsed, self.latest_elapsed) {
+                // A line printed right after a bar update pins the bar's
+                // clock: it was written at that update's elapsed time.
+                (None, Some(e)) if !self.anchor_exact => {
+                    self.anchor = Some((
                         ts - e,
                         "a timestamped log line next to the progress bar".into(),
-                    ),
-                    // Before the bar began: the bar's clock starts about here.
-                    None => (
+                    ));
+                    self.anchor_exact = true;
+                }
+                // A stamp on a bar line itself may be the time its whole
+                // chunk of redraws was written (docker's log driver), so it
+                // is used only until a better one comes.
+                (Some(e), _) if !self.anchor_exact && !self.bar_stamped => {
+                    self.anchor = Some((ts - e, "a timestamp on a progress-bar line".into()));
+                    self.bar_stamped = true;
+                }
+                // Before the bar began: the Trainer's own banner marks the
+                // start; failing that, the last stamp before the bar.
+                (None, None) if !self.banner => {
+                    self.banner = memmem::find(line, b"***** Running training *****").is_some();
+                    // The banner is printed as the loop starts: nothing later
+                    // (out-of-order streams, chunked stamps) places it better.
+                    self.anchor_exact |= self.banner;
+                    self.bar_stamped |= self.banner;
+                    self.anchor = Some((
                         ts,
-                        "the timestamped line before the progress bar began".into(),
-                    ),
-                });
+                        if self.banner {
+                            "the Trainer's \"Running training\" line".into()
+                        } else {
+                            "the last timestamped line before the progress bar began".into()
+                        },
+                    ));
+                }
+                _ => {}
             }
             if bar_elapsed.is_none()
-                && let Some(step) = find_step(line)
+                && let Some(step) = facts.step.or_else(|| find_step(line))
             {
                 self.stamped.push((ts, step));
             }
@@ -269,45 +374,123 @@ impl Scanner {
     }
 
     fn finish(self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
-        // The training bar is the one with the most updates (eval bars are short).
-        let main = self.bars.into_values().max_by_key(|b| b.samples.len());
         let owner_anchor = start.map(|s| (s, "the start time you gave".to_string()));
-        let anchor = self.anchor.or(owner_anchor);
-        let (samples, anchored) = match main {
-            Some(bar) if !bar.samples.is_empty() => {
-                let base = anchor.as_ref().map_or(0.0, |a| a.0);
-                (
-                    bar.samples
-                        .into_iter()
-                        .map(|(t, step, sec)| TrainSample {
-                            t: base + t,
-                            step,
-                            sec_per_step: sec,
-                        })
-                        .collect::<Vec<_>>(),
-                    anchor.is_some(),
-                )
-            }
-            _ if self.stamped.len() >= 2 => {
-                let mut out = Vec::new();
-                for w in self.stamped.windows(2) {
-                    let (t0, s0) = w[0];
-                    let (t1, s1) = w[1];
-                    if s1 > s0 && t1 > t0 {
-                        out.push(TrainSample {
-                            t: t1,
-                            step: s1,
-                            sec_per_step: (t1 - t0) / (s1 - s0) as f64,
-                        });
+        let utc_unshifted = self.utc && self.tz_offset.is_none();
+        // Candidate timings, each as (samples, anchored, how).
+        let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>)> = Vec::new();
+
+        // The training bar is the one with the most updates (eval bars are short).
+        let anchor = self.anchor.clone().or(owner_anchor.clone());
+        if let Some(bar) = self.bars.into_values().max_by_key(|b| b.samples.len())
+            && !bar.samples.is_empty()
+        {
+            let base = anchor.as_ref().map_or(0.0, |a| a.0);
+            let mut restarts = bar.restarts.iter().peekable();
+            let mut seg_base = base;
+            let samples = bar
+                .samples
+                .into_iter()
+                .enumerate()
+                .map(|(i, (t, step, sec))| {
+                    while let Some(&&(at, abs)) = restarts.peek() {
+                        if i >= at {
+                            seg_base = abs;
+                            restarts.next();
+                        } else {
+                            break;
+                        }
                     }
-                }
-                (out, true)
-            }
-            _ => return Err(TrainLogError::NoTiming),
-        };
-        if samples.is_empty() {
-            return Err(TrainLogError::NoTiming);
+                    TrainSample {
+                        t: seg_base + t,
+                        step,
+                        sec_per_step: sec,
+                    }
+                })
+                .collect::<Vec<_>>();
+            candidates.push((
+                samples,
+                anchor.is_some(),
+                anchor.as_ref().map(|a| a.1.clone()),
+            ));
         }
+        // Lines that carry a stamp and a step.
+        if self.stamped.len() >= 2 {
+            let mut out = Vec::new();
+            for w in self.stamped.windows(2) {
+                let (t0, s0) = w[0];
+                let (t1, s1) = w[1];
+                // A step that goes back is a restart: a new segment, and the
+                // time between is a gap, not a slow step.
+                if s1 > s0 && t1 > t0 {
+                    out.push(TrainSample {
+                        t: t1,
+                        step: s1,
+                        sec_per_step: (t1 - t0) / (s1 - s0) as f64,
+                    });
+                }
+            }
+            candidates.push((out, true, Some("timestamped step lines".into())));
+        }
+        // Per-step durations, placed in time by summing them from the start.
+        if self.durations.len() >= 2 {
+            let base = self
+                .duration_anchor
+                .map(|t| (t, "the last timestamp before the first step".to_string()))
+                .or(owner_anchor.clone());
+            let mut t = base.as_ref().map_or(0.0, |b| b.0);
+            let mut prev: Option<u64> = None;
+            let mut out = Vec::new();
+            for (step, d) in &self.durations {
+                let n = match prev {
+                    Some(p) if *step > p => step - p,
+                    // A repeated or earlier step: count it once.
+                    Some(_) => 1,
+                    None => 1,
+                };
+                t += n as f64 * d;
+                prev = Some(*step);
+                out.push(TrainSample {
+                    t,
+                    step: *step,
+                    sec_per_step: *d,
+                });
+            }
+            candidates.push((
+                out,
+                base.is_some(),
+                base.map(|b| format!("per-step durations summed from {}", b.1)),
+            ));
+        }
+        // Elapsed time since training began (LLaMA-Factory, DLLogger).
+        if self.elapsed_steps.len() >= 2 {
+            let base = owner_anchor.clone().or(self.anchor.clone());
+            let b = base.as_ref().map_or(0.0, |b| b.0);
+            let mut out = Vec::new();
+            for w in self.elapsed_steps.windows(2) {
+                let (s0, e0) = w[0];
+                let (s1, e1) = w[1];
+                if s1 > s0 && e1 > e0 {
+                    out.push(TrainSample {
+                        t: b + e1,
+                        step: s1,
+                        sec_per_step: (e1 - e0) / (s1 - s0) as f64,
+                    });
+                }
+            }
+            candidates.push((
+                out,
+                base.is_some(),
+                base.map(|b| format!("elapsed time from {}", b.1)),
+            ));
+        }
+        // The richest timing wins; absolute time breaks a tie.
+        let Some((samples, anchored, how)) = candidates
+            .into_iter()
+            .filter(|c| !c.0.is_empty())
+            .max_by_key(|c| (c.0.len(), c.1))
+        else {
+            return Err(TrainLogError::NoTiming);
+        };
         let base = anchor.as_ref().map_or(0.0, |a| a.0);
         let markers = self
             .pending_markers
@@ -321,23 +504,31 @@ impl Scanner {
         Ok(TrainLog {
             samples,
             anchored,
-            anchor_source: if anchored {
-                anchor
-                    .map(|a| a.1)
-                    .or(Some("timestamped step lines".into()))
-            } else {
-                None
-            },
+            anchor_source: if anchored { how } else { None },
             markers,
             lines_read: self.lines,
+            utc_unshifted,
         })
     }
 }
 
 /// Scan a whole log. `start` is the owner's run start, used when the log
 /// itself carries no absolute time.
-pub fn read_train_log(mut input: impl Read, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
-    let mut scanner = Scanner::default();
+pub fn read_train_log(input: impl Read, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
+    read_train_log_tz(input, start, None)
+}
+
+/// The same, with the offset (seconds) that turns the log's UTC stamps into
+/// the sampler's local time (`--log-tz`).
+pub fn read_train_log_tz(
+    mut input: impl Read,
+    start: Option<f64>,
+    tz_offset: Option<f64>,
+) -> Result<TrainLog, TrainLogError> {
+    let mut scanner = Scanner {
+        tz_offset,
+        ..Scanner::default()
+    };
     let mut buf = vec![0u8; 1 << 20];
     let mut carry: Vec<u8> = Vec::new();
     loop {
@@ -452,12 +643,17 @@ mod tests {
         );
         // torchtune's single tqdm line is one sample: not enough timing alone.
         assert!(tt.is_err() || tt.unwrap().anchored);
-        let lightning = "Epoch 0: 100%|███| 860/860 [00:05<00:00, 162.25it/s, v_num=1]\rEpoch 1:  50%|█▌ | 430/860 [00:03<00:03, 150.00it/s]\rEpoch 1: 100%|███| 860/860 [00:06<00:00, 140.00it/s]\n";
+        // Lightning shows the epoch's average rate: per-step time comes from
+        // redraws at least 30 s apart, and the second epoch's clock and step
+        // count continue the first's.
+        let lightning = "Epoch 0:  50%|█▌ | 500/1000 [03:20<03:20, 2.50it/s, v_num=1]\rEpoch 0: 100%|███| 1000/1000 [06:40<00:00, 2.50it/s]\rEpoch 1:  50%|█▌ | 500/1000 [03:40<03:40, 2.27it/s]\n";
         let l = read(lightning);
         assert_eq!(l.samples.len(), 3);
-        assert_eq!(
-            l.samples[2].t, 11.0,
-            "the second epoch's clock continues the first"
+        assert_eq!((l.samples[2].t, l.samples[2].step), (620.0, 1500));
+        assert!(
+            (l.samples[2].sec_per_step - 0.44).abs() < 1e-9,
+            "{:?}",
+            l.samples[2]
         );
     }
 

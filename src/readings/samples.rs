@@ -49,4 +49,7 @@ pub struct TrainLog {
     pub anchor_source: Option<String>,
     pub markers: Vec<Marker>,
     pub lines_read: u64,
+    /// The log's times are UTC (`…Z` or Unix stamps) and no offset was
+    /// given, so they may be whole hours off the sampler's local time.
+    pub utc_unshifted: bool,
 }

@@ -8,6 +8,7 @@ mod hardening;
 mod layering;
 mod llm;
 mod llm_server;
+mod log_formats;
 mod no_spawn;
 mod oom_pool;
 mod plan_cli;

@@ -1,0 +1,405 @@
+//! One line of a training log, whatever the framework printed: its time
+//! stamp, its step, and the step's duration or the run's elapsed time. Read
+//! from the frameworks' own format strings (tests/fixtures/logs/README.md
+//! names each source file): llm.c, nanoGPT, Megatron-LM, NeMo (its prefix,
+//! ProgressPrinter and DLLogger), JSON lines with a step, Rich's handler,
+//! LLaMA-Factory's trainer_log.jsonl, accelerate's logger. torchrun and
+//! mpirun rank prefixes and ANSI colours are taken off first.
+
+use memchr::memmem;
+use serde_json::Value;
+
+/// A time stamp found in a line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stamp {
+    /// Seconds of the wall-clock time read as if it were UTC (the thermal
+    /// CSV's convention), or of true UTC when `utc`.
+    pub t: f64,
+    /// The stamp carried `Z` or was a Unix time: it is UTC, not local.
+    pub utc: bool,
+}
+
+/// What one line says about timing.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LineFacts {
+    pub stamp: Option<Stamp>,
+    pub step: Option<u64>,
+    /// Seconds the step took (per-step duration lines).
+    pub duration: Option<f64>,
+    /// Seconds since training began (LLaMA-Factory, DLLogger).
+    pub elapsed: Option<f64>,
+}
+
+/// The line without rank prefixes (`[default0]:`, `[rank1]:`,
+/// `[1,0]<stdout>:`) and ANSI escape sequences.
+pub fn clean(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == 0x1b {
+            // CSI: ESC [ … final byte; OSC: ESC ] … BEL or ESC \.
+            match line.get(i + 1) {
+                Some(b'[') => {
+                    i += 2;
+                    while i < line.len() && !(0x40..=0x7e).contains(&line[i]) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                Some(b']') => {
+                    i += 2;
+                    while i < line.len() && line[i] != 0x07 && line[i] != 0x1b {
+                        i += 1;
+                    }
+                    i += if line.get(i) == Some(&0x1b) { 2 } else { 1 };
+                }
+                _ => i += 2,
+            }
+            continue;
+        }
+        out.push(line[i]);
+        i += 1;
+    }
+    strip_prefix(&out).to_vec()
+}
+
+fn strip_prefix(line: &[u8]) -> &[u8] {
+    let mut rest = line;
+    // Prefixes may repeat (a launcher inside a launcher).
+    for _ in 0..3 {
+        let trimmed = rest;
+        if trimmed.first() != Some(&b'[') {
+            break;
+        }
+        let Some(close) = memchr::memchr(b']', trimmed) else {
+            break;
+        };
+        let inner = &trimmed[1..close];
+        let after = &trimmed[close + 1..];
+        let rank = inner.starts_with(b"default") && inner[7..].iter().all(u8::is_ascii_digit)
+            || inner.starts_with(b"rank") && inner[4..].iter().all(u8::is_ascii_digit)
+            || (inner.contains(&b',') && inner.iter().all(|c| c.is_ascii_digit() || *c == b','));
+        if !rank {
+            break;
+        }
+        let after = after
+            .strip_prefix(b"<stdout>")
+            .or_else(|| after.strip_prefix(b"<stderr>"))
+            .unwrap_or(after);
+        rest = after.strip_prefix(b":").unwrap_or(after);
+        rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    }
+    rest
+}
+
+fn civil(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: f64) -> Option<f64> {
+    let date = jiff::civil::Date::new(
+        i16::try_from(y).ok()?,
+        i8::try_from(mo).ok()?,
+        i8::try_from(d).ok()?,
+    )
+    .ok()?;
+    let time = jiff::civil::Time::new(i8::try_from(h).ok()?, i8::try_from(mi).ok()?, 0, 0).ok()?;
+    if !(0.0..61.0).contains(&s) {
+        return None;
+    }
+    let secs = jiff::tz::TimeZone::UTC
+        .to_timestamp(date.to_datetime(time))
+        .ok()?
+        .as_second() as f64;
+    Some(secs + s)
+}
+
+fn digits(b: &[u8]) -> Option<i64> {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(b).ok()?.parse().ok()
+}
+
+fn float(b: &[u8]) -> Option<f64> {
+    std::str::from_utf8(b)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
+}
+
+/// "HH:MM:SS(.frac)" at the start of `b`: (h, m, s, length).
+fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
+    if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+        return None;
+    }
+    let h = digits(&b[..2])?;
+    let m = digits(&b[3..5])?;
+    let mut end = 8;
+    while end < b.len()
+        && (b[end].is_ascii_digit() || (end == 8 && (b[end] == b'.' || b[end] == b',')))
+    {
+        end += 1;
+    }
+    let s = float(
+        &b[6..end]
+            .iter()
+            .map(|c| if *c == b',' { b'.' } else { *c })
+            .collect::<Vec<_>>(),
+    )?;
+    Some((h, m, s, end))
+}
+
+/// The first date-and-time in the line, in any of the forms trainers print:
+/// ISO (`2026-11-29 09:02:13`, `…T…Z`, `…+01:00`), accelerate's
+/// `11/29/2026 09:02:13`, Rich's `[11/29/26 09:02:13]`.
+pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
+    for (i, _) in line
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == b'-' || **c == b'/')
+    {
+        if let Some(s) = iso_at(line, i).or_else(|| slashed_at(line, i)) {
+            return Some(s);
+        }
+    }
+    None
+}
+
+fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
+    if line[dash] != b'-' || dash < 4 {
+        return None;
+    }
+    let s = &line[dash - 4..];
+    if s.len() < 19 || s[7] != b'-' || !(s[10] == b' ' || s[10] == b'T') {
+        return None;
+    }
+    let (y, mo, d) = (digits(&s[..4])?, digits(&s[5..7])?, digits(&s[8..10])?);
+    let (h, mi, sec, len) = clock(&s[11..])?;
+    let mut t = civil(y, mo, d, h, mi, sec)?;
+    let rest = &s[11 + len..];
+    // A trailing Z is UTC; an offset gives the local wall clock already.
+    let utc = rest.first() == Some(&b'Z');
+    if !utc && matches!(rest.first(), Some(b'+' | b'-')) && rest.len() >= 6 && rest[3] == b':' {
+        // "+01:00": the digits before it are the wall clock: keep them.
+        t += 0.0;
+    }
+    Some(Stamp { t, utc })
+}
+
+fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
+    if line[slash] != b'/' || slash < 2 {
+        return None;
+    }
+    let s = &line[slash - 2..];
+    if s.len() < 14 || s[5] != b'/' {
+        return None;
+    }
+    let (mo, d) = (digits(&s[..2])?, digits(&s[3..5])?);
+    let (y, rest) = if s.len() >= 11 && s[10] == b' ' && digits(&s[6..10]).is_some() {
+        (digits(&s[6..10])?, &s[11..])
+    } else if s[8] == b' ' {
+        (2000 + digits(&s[6..8])?, &s[9..])
+    } else {
+        return None;
+    };
+    let (h, mi, sec, _) = clock(rest)?;
+    Some(Stamp {
+        t: civil(y, mo, d, h, mi, sec)?,
+        utc: false,
+    })
+}
+
+/// The number after `key` (skipping spaces, `=`, `:`), as bytes.
+fn after<'a>(line: &'a [u8], key: &[u8]) -> Option<&'a [u8]> {
+    let at = memmem::find(line, key)? + key.len();
+    let rest = &line[at..];
+    let start = rest.iter().position(|c| !matches!(c, b' ' | b'=' | b':'))?;
+    let rest = &rest[start..];
+    let end = rest
+        .iter()
+        .position(|c| !(c.is_ascii_digit() || *c == b'.' || *c == b'e' || *c == b'-' || *c == b'+'))
+        .unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+fn step_after(line: &[u8], key: &[u8]) -> Option<u64> {
+    let v = after(line, key)?;
+    let end = v
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(v.len());
+    digits(&v[..end]).and_then(|d| u64::try_from(d).ok())
+}
+
+/// "H:MM:SS" as seconds.
+fn hms(text: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for part in text.split(':') {
+        total = total * 60.0 + part.trim().parse::<f64>().ok()?;
+    }
+    Some(total)
+}
+
+fn json_facts(v: &Value) -> LineFacts {
+    let num = |v: Option<&Value>| -> Option<f64> {
+        match v? {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.parse().ok(),
+            _ => None,
+        }
+    };
+    let step = ["step", "current_steps", "global_step", "iteration"]
+        .iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_u64));
+    let data = v.get("data");
+    // DLLogger's datetime carries the local wall clock with its offset.
+    let stamp = v
+        .get("datetime")
+        .and_then(Value::as_str)
+        .and_then(|s| find_stamp(s.as_bytes()))
+        .or_else(|| {
+            num(v.get("timestamp"))
+                .filter(|t| *t > 1e9)
+                .map(|t| Stamp { t, utc: true })
+        });
+    let elapsed = v
+        .get("elapsed_time")
+        .and_then(Value::as_str)
+        .and_then(hms)
+        .or_else(|| num(v.get("elapsedtime")));
+    let duration = data.and_then(|d| d.as_object()).and_then(|d| {
+        d.iter().find_map(|(k, x)| {
+            let k = k.to_ascii_lowercase();
+            ((k.contains("step") && k.contains("tim")) || k.contains("time(s)") || k == "step_time")
+                .then(|| num(Some(x)))
+                .flatten()
+        })
+    });
+    LineFacts {
+        stamp,
+        step,
+        duration,
+        elapsed,
+    }
+}
+
+/// Everything a cleaned line says about timing.
+pub fn read(line: &[u8]) -> LineFacts {
+    let body = line.strip_prefix(b"DLLL ").unwrap_or(line);
+    if body.first() == Some(&b'{')
+        && body.len() < 64 * 1024
+        && let Ok(v) = serde_json::from_slice::<Value>(body)
+    {
+        return json_facts(&v);
+    }
+    let mut f = LineFacts {
+        stamp: find_stamp(line),
+        ..LineFacts::default()
+    };
+    // llm.c "step    1/1500 | … | 10956.69 ms |"; Rich/accelerate "step 10".
+    if let Some(step) = step_after(line, b"iteration ").or_else(|| step_after(line, b"iter ")) {
+        f.step = Some(step);
+    } else if let Some(step) = step_after(line, b"step ").or_else(|| step_after(line, b"Step ")) {
+        f.step = Some(step);
+    }
+    f.duration = if let Some(v) = after(line, b"elapsed time per iteration (ms)") {
+        float(v).map(|ms| ms / 1000.0)
+    } else if let Some(v) = after(line, b"train_step_timing in s") {
+        float(v)
+    } else if let Some(v) = after(line, b"step_time") {
+        float(v.strip_suffix(b"s").unwrap_or(v))
+    } else if let Some(v) = after(line, b"time ") {
+        // nanoGPT "time 10386.65ms"
+        let rest = &line[memmem::find(line, b"time ").unwrap_or(0)..];
+        (memmem::find(rest, b"ms").is_some())
+            .then(|| float(v))
+            .flatten()
+            .map(|ms| ms / 1000.0)
+    } else if let Some(i) = memmem::find(line, b" ms |") {
+        // llm.c: the number before " ms |".
+        let start = line[..i]
+            .iter()
+            .rposition(|c| *c == b'|')
+            .map_or(0, |p| p + 1);
+        float(&line[start..i]).map(|ms| ms / 1000.0)
+    } else if let Some(i) = memmem::find(line, b" s/step") {
+        let start = line[..i]
+            .iter()
+            .rposition(|c| *c == b' ' || *c == b'|')
+            .map_or(0, |p| p + 1);
+        float(&line[start..i])
+    } else {
+        None
+    };
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(line: &str) -> LineFacts {
+        read(&clean(line.as_bytes()))
+    }
+
+    #[test]
+    fn every_framework_line() {
+        let f = facts(
+            "step    2/1500 | loss 11.013152 (+nanz)| norm 2.1058 (+nanz)| lr 1.71e-06 | 10923.51 ms | -100.0% bf16 MFU | 47996 tok/s",
+        );
+        assert_eq!((f.step, f.duration), (Some(2), Some(10.92351)));
+        let f = facts("iter 1: loss 10.8830, time 10386.65ms, mfu -100.00%");
+        assert_eq!((f.step, f.duration), (Some(1), Some(10.38665)));
+        let f = facts(
+            " [2026-11-29 09:02:30.182173] iteration        1/   20000 | consumed samples:            8 | elapsed time per iteration (ms): 16932.2 | throughput",
+        );
+        assert_eq!((f.step, f.duration), (Some(1), Some(16.9322)));
+        assert!(f.stamp.is_some());
+        let f = facts(
+            "Training epoch 0, iteration 1/9999 | lr: 6e-06 | global_step: 1 | reduced_train_loss: 10.98 | train_step_timing in s: 1.988",
+        );
+        assert_eq!((f.step, f.duration), (Some(1), Some(1.988)));
+        let f = facts(
+            r#"DLLL {"timestamp": "1795939362.25", "datetime": "2026-11-29 09:02:42.253853+01:00", "elapsedtime": "100.2", "type": "LOG", "step": 9, "data": {"train_step_timing in s": 1.99}}"#,
+        );
+        assert_eq!(
+            (f.step, f.duration, f.elapsed),
+            (Some(9), Some(1.99), Some(100.2))
+        );
+        assert!(!f.stamp.unwrap().utc);
+        let f = facts(r#"{"step":3,"data":{"train/loss":1.3,"train/time(s)":2.996149}}"#);
+        assert_eq!((f.step, f.duration), (Some(3), Some(2.996149)));
+        let f = facts(
+            r#"{"current_steps": 20, "total_steps": 6540, "elapsed_time": "0:00:52", "remaining_time": "4:44:38"}"#,
+        );
+        assert_eq!((f.step, f.elapsed), (Some(20), Some(52.0)));
+        let f = facts(
+            "[11/29/26 09:02:35] INFO     step 10 | loss 2.1656 | 2.19 s/step    train.py:118",
+        );
+        assert_eq!((f.step, f.duration), (Some(10), Some(2.19)));
+        assert!(f.stamp.is_some());
+        let f =
+            facts("11/29/2026 09:02:33 - INFO - __main__ - step 10: loss 2.3655, step_time 1.989s");
+        assert_eq!((f.step, f.duration), (Some(10), Some(1.989)));
+        assert!(f.stamp.is_some());
+    }
+
+    #[test]
+    fn prefixes_and_colours_come_off() {
+        assert_eq!(clean(b"[default0]:iter 3: loss 1"), b"iter 3: loss 1");
+        assert_eq!(clean(b"[1,0]<stdout>:step 2/9"), b"step 2/9");
+        assert_eq!(
+            clean(b"\x1b[32m[NeMo I 2026-11-29]\x1b[0m x"),
+            b"[NeMo I 2026-11-29] x"
+        );
+        assert_eq!(clean(b"\x1b]8;;file:///a\x1b\\link\x1b]8;;\x1b\\"), b"link");
+    }
+
+    #[test]
+    fn stamps_utc_and_local() {
+        let s = find_stamp(b"2026-11-29T08:02:09.250000000Z [INFO|trainer.py:2414]").unwrap();
+        assert!(s.utc);
+        let l = find_stamp(b"[INFO] 2026-11-29 09:02:09,250 >> x").unwrap();
+        assert!(!l.utc);
+        assert_eq!(s.t + 3600.0, l.t);
+    }
+}

@@ -38,6 +38,18 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
                 }
             );
         }
+        ThermalVerdict::LowPowerState => {
+            let _ = writeln!(
+                md,
+                "**Not thermal: the GPU is stuck in a low-power state.** It is busy (≥ {:.0} % utilisation) while drawing ≤ {:.0} W with the SM clock ≤ {:.0} MHz and no thermal flag, for {} span(s) of 10 minutes or more ({}). That is the power-delivery fault reported on GB10 units, not heat: cooling does not clear it. A full AC power cycle does: shut down, unplug the power brick from the wall and the Spark for 60 s, reconnect ({}).",
+                k.rule("low-power state busy").value,
+                k.rule("low-power state power").value,
+                k.rule("low-power state clock").value,
+                a.events.len(),
+                k.rule("low-power state power").cite,
+                k.rule("low-power state clock").cite
+            );
+        }
         ThermalVerdict::PowerCapOnly => {
             md.push_str("**No thermal event.** Power sits on a plateau near 100 W: that is the platform's sustained cap, not a configuration bug. Do not re-tune batch size or precision to fix it.\n");
         }
@@ -86,9 +98,13 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
                     "GPU utilisation fell from {b:.0} % to {after:.0} %: the GPU is waiting (data loading, or another process on the pool)"
                 ));
             }
-            leads.push("contention on the shared pool (paste `ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep`)".into());
+            leads.push("contention on the shared pool (paste `ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep` taken near the slowdown: a server that loaded a model then is the usual cause)".into());
             leads.push("evaluation or checkpoint steps, and data loading".into());
             let _ = writeln!(md, "{}.", leads.join("; "));
+            let _ = writeln!(
+                md,
+                "\nNone of the four causes headroom checks shows here (thermal throttling, the ~100 W plateau, a power-delivery low-power state, contention you pasted). To tell the rest apart, sample GPU utilisation and SM clock too (the sampler does) and keep it running through the next slowdown."
+            );
         }
         (None, _) if a.train_samples > 0 => {
             md.push_str("\nThe training log shows no sustained slowdown (step time within 15 % of its start for the whole overlap).\n");
@@ -133,6 +149,7 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
             match e.kind {
                 EventKind::ReportedThermalSlowdown => "thermal slowdown reported",
                 EventKind::TempClimbFlatPower => "temperature climbing at flat power",
+                EventKind::LowPowerState => "busy at low power and low clock, no thermal flag",
             },
             datetime(e.start),
             datetime(e.end),

@@ -95,3 +95,74 @@ fn each_format_and_case_gets_the_right_verdict_and_onset() {
     );
     assert!(right >= 54, "{right} of {}", files.len());
 }
+
+fn samples(
+    n: usize,
+    f: impl Fn(usize) -> (f32, f32, f32, f32),
+) -> Vec<headroom::readings::samples::ThermalSample> {
+    (0..n)
+        .map(|i| {
+            let (temp, power, clock, util) = f(i);
+            headroom::readings::samples::ThermalSample {
+                t: 1_795_939_200.0 + i as f64 * 30.0,
+                temp_c: Some(temp),
+                power_w: Some(power),
+                sm_clock_mhz: Some(clock),
+                util_pct: Some(util),
+                thermal_flag: Some(false),
+                power_cap_flag: Some(false),
+            }
+        })
+        .collect()
+}
+
+/// A GPU busy at 18 W and 650 MHz with no thermal flag is the
+/// power-delivery fault, told apart from heat and from the 100 W plateau.
+#[test]
+fn a_power_delivery_low_power_state_is_not_thermal() {
+    let k = Knowledge::embedded();
+    let s = samples(480, |i| {
+        if i < 200 {
+            (65.0, 100.0, 2400.0, 96.0)
+        } else {
+            (52.0, 18.0, 650.0, 95.0)
+        }
+    });
+    let a = analyze(&s, None, k);
+    assert_eq!(a.verdict, ThermalVerdict::LowPowerState);
+    let md = headroom::render::thermal_md::thermal_markdown(&a, k);
+    assert!(md.contains("full AC power cycle"), "{md}");
+}
+
+/// Regression: heat building too slowly to show in 10 minutes (+15 °C over
+/// 90 minutes at flat power) is still a climb.
+#[test]
+fn a_slow_climb_at_flat_power_counts() {
+    let k = Knowledge::embedded();
+    // 4 h at 30 s; from 1 h on, +15 °C over 90 minutes at a flat 95 W.
+    let s = samples(480, |i| {
+        let t = i as f32 * 30.0;
+        let temp = if t < 3600.0 {
+            60.0
+        } else {
+            (60.0 + (t - 3600.0) / 5400.0 * 15.0).min(75.0)
+        };
+        (temp, 95.0, 2400.0, 96.0)
+    });
+    // No clock-event reasons sampled: the climb is the evidence.
+    let s: Vec<_> = s
+        .into_iter()
+        .map(|x| headroom::readings::samples::ThermalSample {
+            thermal_flag: None,
+            power_cap_flag: None,
+            ..x
+        })
+        .collect();
+    let a = analyze(&s, None, k);
+    assert_eq!(
+        a.verdict,
+        ThermalVerdict::ThermalThrottling,
+        "{:?}",
+        a.events
+    );
+}

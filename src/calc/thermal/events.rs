@@ -101,7 +101,13 @@ pub(super) fn flagged_events(s: &[ThermalSample]) -> Vec<ThermalEvent> {
 /// Temperature rising by `climb` over a sustained window while power stays
 /// flat across that window and the one before it (so a cold start, where
 /// power ramps too, is not a climb).
-pub(super) fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
+/// Temperature rising by `rise` °C over `window` s while power stays flat.
+pub(super) fn climbs(
+    s: &[ThermalSample],
+    r: &Rules,
+    window: f64,
+    rise_c: f64,
+) -> Vec<ThermalEvent> {
     let valid: Vec<&ThermalSample> = s
         .iter()
         .filter(|x| x.temp_c.is_some() && x.power_w.is_some())
@@ -121,19 +127,19 @@ pub(super) fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
     let mut end = 0usize;
     for i in 0..valid.len() {
         let t0 = valid[i].t;
-        while before < i && valid[before].t < t0 - r.sustained {
+        while before < i && valid[before].t < t0 - window {
             before += 1;
         }
-        if valid[before].t > t0 - r.sustained * 0.9 || before == i {
+        if valid[before].t > t0 - window * 0.9 || before == i {
             continue; // no full window before this point yet
         }
         if end < i {
             end = i;
         }
-        while end + 1 < valid.len() && valid[end].t < t0 + r.sustained {
+        while end + 1 < valid.len() && valid[end].t < t0 + window {
             end += 1;
         }
-        if valid[end].t < t0 + r.sustained * 0.9 {
+        if valid[end].t < t0 + window * 0.9 {
             break;
         }
         let (lo, hi) = power.min_max(before, end);
@@ -143,7 +149,7 @@ pub(super) fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
             && hi <= mean * (1.0 + r.flat)
             && lo >= mean * (1.0 - r.flat);
         let rise = valid[end].temp_c.unwrap_or(0.0) - valid[i].temp_c.unwrap_or(0.0);
-        if flat && rise as f64 >= r.climb {
+        if flat && rise as f64 >= rise_c {
             for m in marked.iter_mut().take(end + 1).skip(i) {
                 *m = true;
             }
@@ -158,6 +164,34 @@ pub(super) fn climbs(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
             (false, Some(b)) => {
                 let run: Vec<ThermalSample> = valid[b..i].iter().map(|x| **x).collect();
                 out.push(event_from(EventKind::TempClimbFlatPower, &run));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Spans where the GPU is busy at very low power and clock with no thermal
+/// flag: the power-delivery low-power state, sustained.
+pub(super) fn low_power_spans(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
+    let stuck = |x: &ThermalSample| {
+        x.util_pct.is_some_and(|u| u as f64 >= r.busy_pct)
+            && x.power_w.is_some_and(|p| (p as f64) <= r.low_power_w)
+            && x.sm_clock_mhz
+                .is_some_and(|c| (c as f64) <= r.low_clock_mhz)
+            && x.thermal_flag != Some(true)
+    };
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for i in 0..=s.len() {
+        let on = i < s.len() && stuck(&s[i]);
+        match (on, start) {
+            (true, None) => start = Some(i),
+            (false, Some(b)) => {
+                if s[i - 1].t - s[b].t >= r.sustained {
+                    out.push(event_from(EventKind::LowPowerState, &s[b..i]));
+                }
                 start = None;
             }
             _ => {}

@@ -11,13 +11,16 @@ use serde::Serialize;
 mod events;
 mod series;
 
-use events::{climbs, clock_change, flagged_events};
+use events::{climbs, clock_change, flagged_events, low_power_spans};
 use series::{plateau, slowdown};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ThermalVerdict {
     ThermalThrottling,
+    /// GPU busy at very low power and clock with no thermal flag: a
+    /// power-delivery fault, cleared by a full AC power cycle.
+    LowPowerState,
     PowerCapOnly,
     NoThermalEvent,
     InsufficientData,
@@ -27,6 +30,7 @@ impl ThermalVerdict {
     pub fn label(self) -> &'static str {
         match self {
             ThermalVerdict::ThermalThrottling => "thermal throttling",
+            ThermalVerdict::LowPowerState => "power-delivery low-power state, not thermal",
             ThermalVerdict::PowerCapOnly => "power cap only, no thermal event",
             ThermalVerdict::NoThermalEvent => "no thermal event",
             ThermalVerdict::InsufficientData => "not enough data to say",
@@ -41,6 +45,8 @@ pub enum EventKind {
     ReportedThermalSlowdown,
     /// Temperature climbing while power stays flat under the rating.
     TempClimbFlatPower,
+    /// Busy at very low power and clock, no thermal flag.
+    LowPowerState,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -119,12 +125,22 @@ pub(super) struct Rules {
     pub(super) min_samples: usize,
     pub(super) min_span: f64,
     pub(super) rated_w: f64,
+    pub(super) slow_window: f64,
+    pub(super) slow_climb: f64,
+    pub(super) low_power_w: f64,
+    pub(super) low_clock_mhz: f64,
+    pub(super) busy_pct: f64,
 }
 
 impl Rules {
     fn from(k: &Knowledge) -> Rules {
         let r = |n: &str| k.rule(n).value;
         Rules {
+            slow_window: r("slow climb window"),
+            slow_climb: r("slow climb"),
+            low_power_w: r("low-power state power"),
+            low_clock_mhz: r("low-power state clock"),
+            busy_pct: r("low-power state busy"),
             plateau_w: r("platform power plateau"),
             band_w: r("plateau band"),
             share: r("plateau share of loaded samples"),
@@ -204,7 +220,19 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
     if !analysis.insufficient.is_empty() {
         return analysis;
     }
-    let climb_events = climbs(&valid, &r);
+    let mut climb_events = climbs(&valid, &r, r.sustained, r.climb);
+    // Slow heat: a long window with a larger rise, where the short one sees
+    // too little in any 10 minutes.
+    for slow in climbs(&valid, &r, r.slow_window, r.slow_climb) {
+        if !climb_events
+            .iter()
+            .any(|c| c.start <= slow.end && c.end >= slow.start)
+        {
+            climb_events.push(slow);
+        }
+    }
+    climb_events.sort_by(|a, b| a.start.total_cmp(&b.start));
+    let low_power = low_power_spans(&valid, &r);
     if reasons_sampled {
         // The sampled reasons settle it; climbs outside any flagged span are
         // noted beside them.
@@ -227,6 +255,9 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
     analysis.plateau = plateau(&valid, &r);
     analysis.verdict = if !analysis.events.is_empty() {
         ThermalVerdict::ThermalThrottling
+    } else if !low_power.is_empty() {
+        analysis.events = low_power;
+        ThermalVerdict::LowPowerState
     } else if analysis.plateau.is_some() {
         ThermalVerdict::PowerCapOnly
     } else {

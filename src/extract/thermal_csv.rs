@@ -38,6 +38,9 @@ enum Field {
     ReasonsMask,
     ThermalFlag,
     PowerCapFlag,
+    /// A cumulative thermal-slowdown counter (µs): rising means active.
+    ThermalCounter,
+    CpuTemp,
     Other,
 }
 
@@ -63,6 +66,9 @@ fn field_of(name: &str) -> Field {
         "clocks_event_reasons.sw_power_cap" | "clocks_throttle_reasons.sw_power_cap" => {
             Field::PowerCapFlag
         }
+        "clocks_event_reasons_counters.sw_thermal_slowdown"
+        | "clocks_event_reasons_counters.hw_thermal_slowdown" => Field::ThermalCounter,
+        "cpu.temp.max" | "cpu_temp_max" => Field::CpuTemp,
         _ => Field::Other,
     }
 }
@@ -142,6 +148,8 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
     let mut out = Vec::new();
     // Values dropped as impossible, by field, to say so when none is left.
     let (mut odd_temp, mut odd_power) = (None::<f32>, None::<f32>);
+    // The last value of each cumulative counter column, in column order.
+    let mut counters: Vec<Option<f32>> = Vec::new();
     let mut input = input;
     let mut raw = Vec::new();
     for i in 0.. {
@@ -179,7 +187,9 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
             util_pct: None,
             thermal_flag: None,
             power_cap_flag: None,
+            cpu_temp_c: None,
         };
+        let mut counter_slot = 0usize;
         for (field, cell) in columns.iter().zip(cells.iter()) {
             match field {
                 Field::Timestamp => s.t = parse_time(cell).unwrap_or(f64::NAN),
@@ -215,6 +225,27 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
                         s.power_cap_flag = Some(s.power_cap_flag.unwrap_or(false) || f);
                     }
                 }
+                Field::ThermalCounter => {
+                    // Counters only ever grow: growth since the last sample
+                    // means thermal slowdown was active in between, even if
+                    // the instantaneous flag missed it.
+                    if let Some(v) = number(cell) {
+                        let key = counter_slot;
+                        counter_slot += 1;
+                        if let Some(prev) = counters.get(key).copied().flatten() {
+                            if v > prev {
+                                s.thermal_flag = Some(true);
+                            } else if s.thermal_flag.is_none() {
+                                s.thermal_flag = Some(false);
+                            }
+                        }
+                        if counters.len() <= key {
+                            counters.resize(key + 1, None);
+                        }
+                        counters[key] = Some(v);
+                    }
+                }
+                Field::CpuTemp => s.cpu_temp_c = plausible(number(cell), -40.0, 130.0),
                 Field::Other => {}
             }
         }

@@ -16,6 +16,9 @@ pub struct ThermalSample {
     pub thermal_flag: Option<bool>,
     /// SW power cap reported active, when sampled.
     pub power_cap_flag: Option<bool>,
+    /// The hottest CPU thermal zone, when sampled (GB10's CPU cluster
+    /// heats too).
+    pub cpu_temp_c: Option<f32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -113,6 +113,12 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
     }
 
     md.push_str("\nEvidence:\n\n");
+    if let Some((lo, hi)) = a.cpu_temp_range {
+        let _ = writeln!(
+            md,
+            "- CPU (hottest thermal zone): {lo:.1}–{hi:.1} °C over the samples (GB10's CPU cluster shares the package's heat)"
+        );
+    }
     if let Some((a0, a1)) = a.thermal_span {
         let _ = writeln!(
             md,

@@ -111,6 +111,7 @@ fn samples(
                 util_pct: Some(util),
                 thermal_flag: Some(false),
                 power_cap_flag: Some(false),
+                cpu_temp_c: None,
             }
         })
         .collect()
@@ -165,4 +166,30 @@ fn a_slow_climb_at_flat_power_counts() {
         "{:?}",
         a.events
     );
+}
+
+/// The sampler's cumulative thermal counters: growth between two samples is
+/// a slowdown even when the instantaneous flag missed it; the CPU zone's
+/// temperature is read beside the GPU's.
+#[test]
+fn thermal_counters_and_the_cpu_zone_are_read() {
+    let mut csv = String::from(
+        "timestamp,temperature.gpu,power.draw,clocks_event_reasons.active,clocks_event_reasons_counters.sw_thermal_slowdown,clocks_event_reasons_counters.hw_thermal_slowdown,cpu.temp.max [C]\n",
+    );
+    for i in 0..40 {
+        let counter = if i < 20 {
+            1000
+        } else {
+            1000 + (i - 19) * 500_000
+        };
+        csv.push_str(&format!(
+            "2026/11/29 10:{:02}:00.000, 70, 100.00 W, 0x0000000000000000, {counter}, 0, {}.500\n",
+            i,
+            60 + i / 4
+        ));
+    }
+    let s = read_thermal(BufReader::new(csv.as_bytes())).unwrap();
+    assert_eq!(s[10].thermal_flag, Some(false));
+    assert_eq!(s[25].thermal_flag, Some(true));
+    assert_eq!(s[39].cpu_temp_c, Some(69.5));
 }

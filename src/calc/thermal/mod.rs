@@ -98,6 +98,8 @@ pub struct Analysis {
     pub insufficient: Vec<String>,
     pub thermal_samples: usize,
     pub train_samples: usize,
+    /// The hottest CPU thermal zone's range, when the sampler recorded it.
+    pub cpu_temp_range: Option<(f32, f32)>,
 }
 
 pub(super) fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -216,6 +218,13 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
         insufficient,
         thermal_samples: valid.len(),
         train_samples: train.map_or(0, |l| l.samples.len()),
+        cpu_temp_range: valid
+            .iter()
+            .filter_map(|x| x.cpu_temp_c)
+            .fold(None, |acc, v| match acc {
+                None => Some((v, v)),
+                Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+            }),
     };
     if !analysis.insufficient.is_empty() {
         return analysis;
@@ -322,6 +331,7 @@ mod tests {
             util_pct: Some(99.0),
             thermal_flag: None,
             power_cap_flag: None,
+            cpu_temp_c: None,
         }
     }
 

@@ -31,6 +31,11 @@ ok = 0
 misses = []
 for f in truth["files"]:
     args = [BIN, "thermal", f"{ROOT}/{f['thermal']}", "--train-log", f"{ROOT}/{f['file']}", "--json"]
+    if f["format"].startswith("torchtune"):
+        # torchtune prints tokens/s only: the owner gives the tokens per
+        # step (packed 8192) and the start (the file name's time is UTC).
+        args += ["--tokens-per-step", "8192"]
+        args += ["--start", local(f["start_local"]).strftime("%Y-%m-%d %H:%M:%S")]
     if f.get("timestamps_in_log", "").startswith("none"):
         args += ["--start", local(f["start_local"]).strftime("%Y-%m-%d %H:%M:%S")]
     if "UTC" in f.get("timestamps_in_log", ""):

@@ -51,6 +51,10 @@ pub enum Command {
         /// container's clock): +01:00, -05:00
         #[arg(long, value_name = "±HH:MM", value_parser = parse_offset)]
         log_tz: Option<f64>,
+        /// Tokens one step processes (batch × sequence), for logs that print
+        /// only tokens per second (torchtune)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        tokens_per_step: Option<u64>,
         /// Print one JSON object instead of text
         #[arg(long)]
         json: bool,

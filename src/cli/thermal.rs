@@ -4,7 +4,7 @@
 use crate::calc::thermal::analyze;
 use crate::cli::plan::PlanError;
 use crate::extract::thermal_csv::{parse_time, read_thermal};
-use crate::extract::train_log::{TrainLog, read_train_log_tz};
+use crate::extract::train_log::{TrainLog, read_train_log_with};
 use crate::input::{Limited, THERMAL_CSV, TRAIN_LOG};
 use crate::knowledge::Knowledge;
 use crate::render::chart::{Glyphs, chart};
@@ -30,6 +30,7 @@ pub struct ThermalArgs<'a> {
     pub train_log: Option<&'a Path>,
     pub start: Option<&'a str>,
     pub log_tz: Option<f64>,
+    pub tokens_per_step: Option<u64>,
     pub json: bool,
     pub svg: Option<&'a Path>,
     pub png: Option<&'a Path>,
@@ -91,15 +92,19 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
     let train: Option<TrainLog> = match args.train_log {
         None => None,
         Some(p) => Some(
-            read_train_log_tz(open(p, "--train-log ", TRAIN_LOG)?, start, args.log_tz).map_err(
-                |e| {
-                    PlanError(format!(
-                        "--train-log {}: {e}. {}",
-                        sanitize(&p.display().to_string()),
-                        e.hint()
-                    ))
-                },
-            )?,
+            read_train_log_with(
+                open(p, "--train-log ", TRAIN_LOG)?,
+                start,
+                args.log_tz,
+                args.tokens_per_step.map(|t| t as f64),
+            )
+            .map_err(|e| {
+                PlanError(format!(
+                    "--train-log {}: {e}. {}",
+                    sanitize(&p.display().to_string()),
+                    e.hint()
+                ))
+            })?,
         ),
     };
     let analysis = analyze(&thermal, train.as_ref(), k);

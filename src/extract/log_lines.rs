@@ -28,6 +28,9 @@ pub struct LineFacts {
     pub duration: Option<f64>,
     /// Seconds since training began (LLaMA-Factory, DLLogger).
     pub elapsed: Option<f64>,
+    /// Tokens per second (torchtune), which gives the step's time once the
+    /// tokens per step are known.
+    pub tokens_per_s: Option<f64>,
 }
 
 /// The line without rank prefixes (`[default0]:`, `[rank1]:`,
@@ -279,6 +282,7 @@ fn json_facts(v: &Value) -> LineFacts {
         step,
         duration,
         elapsed,
+        tokens_per_s: num(v.get("tokens_per_second_per_gpu")),
     }
 }
 
@@ -295,6 +299,17 @@ pub fn read(line: &[u8]) -> LineFacts {
         stamp: find_stamp(line),
         ..LineFacts::default()
     };
+    // torchtune: "tokens_per_second_per_gpu:2891.49" or a tensor's repr
+    // "tokens_per_second_per_gpu:tensor(2891.4924, device='cuda:0')".
+    if let Some(at) = memmem::find(line, b"tokens_per_second_per_gpu:") {
+        let rest = &line[at + 26..];
+        let rest = rest.strip_prefix(b"tensor(").unwrap_or(rest);
+        let end = rest
+            .iter()
+            .position(|c| !(c.is_ascii_digit() || *c == b'.' || *c == b'e' || *c == b'-'))
+            .unwrap_or(rest.len());
+        f.tokens_per_s = float(&rest[..end]).filter(|v| *v > 0.0);
+    }
     // llm.c "step    1/1500 | … | 10956.69 ms |"; Rich/accelerate "step 10".
     if let Some(step) = step_after(line, b"iteration ").or_else(|| step_after(line, b"iter ")) {
         f.step = Some(step);

@@ -79,6 +79,12 @@ struct Scanner {
     duration_anchor: Option<f64>,
     /// Elapsed-since-start lines (step, seconds).
     elapsed_steps: Vec<(u64, f64)>,
+    /// Tokens per second per step (torchtune), turned into durations with
+    /// the tokens per step.
+    tps_steps: Vec<(u64, f64)>,
+    tokens_per_step: Option<f64>,
+    /// The anchor came from torchtune's log-file name: a Unix (UTC) time.
+    anchor_from_name: bool,
     /// The latest stamp seen, for anchoring what follows it.
     last_stamp: Option<f64>,
     /// A stamp seen since the last bar update: a restart, if the bar then
@@ -291,6 +297,10 @@ impl Scanner {
             if let (Some(step), Some(e)) = (facts.step, facts.elapsed) {
                 self.elapsed_steps.push((step, e));
             }
+            if let (Some(step), Some(tps), None) = (facts.step, facts.tokens_per_s, facts.duration)
+            {
+                self.tps_steps.push((step, tps));
+            }
         }
         if let Some(ts) = stamp {
             match (bar_elapsed, self.latest_elapsed) {
@@ -345,10 +355,13 @@ impl Scanner {
                 .position(|c| !c.is_ascii_digit())
                 .unwrap_or(rest.len());
             if let Some(unix) = parse_digits(&rest[..end]).filter(|v| *v > 1_000_000_000) {
+                // A Unix time is UTC: shifted by the owner's offset if given.
                 self.anchor = Some((
-                    unix as f64,
+                    unix as f64 + self.tz_offset.unwrap_or(0.0),
                     "torchtune's log-file name (its start time)".into(),
                 ));
+                self.anchor_from_name = true;
+                self.utc = true;
             }
         }
         // A progress-bar update is never a marker line; skip the searches.
@@ -373,8 +386,25 @@ impl Scanner {
         }
     }
 
-    fn finish(self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
+    fn finish(mut self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
         let owner_anchor = start.map(|s| (s, "the start time you gave".to_string()));
+        // The owner's start time wins over torchtune's file name (UTC).
+        if self.anchor_from_name && owner_anchor.is_some() {
+            self.anchor = None;
+            self.utc = false;
+        }
+        if self.durations.is_empty()
+            && let Some(tokens) = self.tokens_per_step
+        {
+            self.durations = self
+                .tps_steps
+                .iter()
+                .map(|(step, tps)| (*step, tokens / tps))
+                .collect();
+            if self.duration_anchor.is_none() {
+                self.duration_anchor = self.anchor.as_ref().map(|a| a.0);
+            }
+        }
         let utc_unshifted = self.utc && self.tz_offset.is_none();
         // Candidate timings, each as (samples, anchored, how).
         let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>)> = Vec::new();
@@ -433,10 +463,9 @@ impl Scanner {
         }
         // Per-step durations, placed in time by summing them from the start.
         if self.durations.len() >= 2 {
-            let base = self
+            let base = owner_anchor.clone().or(self
                 .duration_anchor
-                .map(|t| (t, "the last timestamp before the first step".to_string()))
-                .or(owner_anchor.clone());
+                .map(|t| (t, "the last timestamp before the first step".to_string())));
             let mut t = base.as_ref().map_or(0.0, |b| b.0);
             let mut prev: Option<u64> = None;
             let mut out = Vec::new();
@@ -521,12 +550,24 @@ pub fn read_train_log(input: impl Read, start: Option<f64>) -> Result<TrainLog, 
 /// The same, with the offset (seconds) that turns the log's UTC stamps into
 /// the sampler's local time (`--log-tz`).
 pub fn read_train_log_tz(
-    mut input: impl Read,
+    input: impl Read,
     start: Option<f64>,
     tz_offset: Option<f64>,
 ) -> Result<TrainLog, TrainLogError> {
+    read_train_log_with(input, start, tz_offset, None)
+}
+
+/// The same, with the tokens each step processes, for logs that print only
+/// tokens per second (torchtune): step time = tokens per step ÷ tokens/s.
+pub fn read_train_log_with(
+    mut input: impl Read,
+    start: Option<f64>,
+    tz_offset: Option<f64>,
+    tokens_per_step: Option<f64>,
+) -> Result<TrainLog, TrainLogError> {
     let mut scanner = Scanner {
         tz_offset,
+        tokens_per_step,
         ..Scanner::default()
     };
     let mut buf = vec![0u8; 1 << 20];

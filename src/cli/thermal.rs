@@ -128,7 +128,10 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
         Glyphs::Ascii
     };
     let mut md = thermal_markdown(&analysis, k);
-    if let Some(hint) = train.as_ref().and_then(|t| hour_shift_hint(t, &analysis)) {
+    if let Some(hint) = train
+        .as_ref()
+        .and_then(|t| crate::calc::thermal::hour_shift_hint(t, &analysis))
+    {
         md = format!("{hint}\n\n{md}");
     }
     if analysis.thermal_span.is_some() && analysis.insufficient.is_empty() {
@@ -138,33 +141,4 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
         ));
     }
     Ok((render(&md, style), chart_error))
-}
-
-/// A UTC log against a local sampler: when the two do not overlap but would
-/// after a whole-hour shift, say so (the shift is applied only with
-/// `--log-tz`, on the owner's word).
-pub fn hour_shift_hint(
-    train: &TrainLog,
-    analysis: &crate::calc::thermal::Analysis,
-) -> Option<String> {
-    let (t0, t1) = analysis.train_span?;
-    let (c0, c1) = analysis.thermal_span?;
-    let overlap = |shift: f64| ((t1 + shift).min(c1) - (t0 + shift).max(c0)).max(0.0);
-    if overlap(0.0) > 0.5 * (t1 - t0).min(c1 - c0) {
-        return None;
-    }
-    let best = (-14..=14)
-        .map(|h| (h, overlap(h as f64 * 3600.0)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    (best.0 != 0 && best.1 > overlap(0.0)).then(|| {
-        format!(
-            "The training log and the thermal samples {} but would after shifting the log by {:+} h{}. headroom does not shift times by itself: if the sampler's clock is UTC{:+}:00, rerun with `--log-tz {:+03}:00` (in the chat: \"the log is UTC, we are at UTC{:+}\").",
-            if overlap(0.0) > 0.0 { "barely overlap" } else { "do not overlap" },
-            best.0,
-            if train.utc_unshifted { " (its stamps are UTC, the sampler writes local time)" } else { "" },
-            best.0,
-            best.0,
-            best.0
-        )
-    })
 }

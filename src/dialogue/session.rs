@@ -39,6 +39,8 @@ pub struct Session {
     pub data_sources: Vec<Known<crate::dialogue::thermal_turn::Source>>,
     /// When the run started, for logs that carry no absolute time.
     pub run_start: Option<Known<f64>>,
+    /// The sampler's UTC offset, seconds, for a log stamped in UTC.
+    pub log_tz: Option<Known<f64>>,
 }
 
 impl Session {

@@ -8,7 +8,7 @@
 use crate::calc::thermal::analyze;
 use crate::dialogue::session::Session;
 use crate::extract::thermal_csv::{ThermalSample, read_thermal};
-use crate::extract::train_log::{TrainLog, read_train_log};
+use crate::extract::train_log::{TrainLog, read_train_log_with};
 use crate::knowledge::Knowledge;
 use crate::reply::{Block, ThermalView};
 use regex::Regex;
@@ -62,8 +62,17 @@ fn thermal_of(source: &Source, files: &dyn Files) -> Option<Vec<ThermalSample>> 
         .then_some(samples)
 }
 
-fn train_of(source: &Source, files: &dyn Files, start: Option<f64>) -> Option<TrainLog> {
-    read_train_log(read_source(source, files)?, start).ok()
+/// How to place a log in time: the run's start, the log's UTC offset, and
+/// the tokens per step (batch × packing from the plan) for logs that print
+/// only tokens per second.
+struct Placement {
+    start: Option<f64>,
+    tz: Option<f64>,
+    tokens: Option<f64>,
+}
+
+fn train_of(source: &Source, files: &dyn Files, p: &Placement) -> Option<TrainLog> {
+    read_train_log_with(read_source(source, files)?, p.start, p.tz, p.tokens).ok()
 }
 
 /// Sort the owner's sources into thermal samples and a training log, reading
@@ -75,7 +84,16 @@ type Gathered = (
 );
 
 fn gather(session: &Session, files: &dyn Files) -> Gathered {
-    let start = session.run_start.as_ref().map(|s| s.value);
+    let f = &session.facts;
+    let placement = Placement {
+        start: session.run_start.as_ref().map(|s| s.value),
+        tz: session.log_tz.as_ref().map(|t| t.value),
+        tokens: f
+            .batch
+            .as_ref()
+            .zip(f.pack.as_ref())
+            .map(|(b, p)| (b.value * p.value) as f64),
+    };
     let mut thermal = None;
     let mut train = None;
     let mut unreadable = Vec::new();
@@ -88,7 +106,7 @@ fn gather(session: &Session, files: &dyn Files) -> Gathered {
             continue;
         }
         if train.is_none()
-            && let Some(l) = train_of(source, files, start)
+            && let Some(l) = train_of(source, files, &placement)
         {
             train = Some(l);
             continue;
@@ -143,6 +161,12 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
         out.push(Block::Text("Your training log carries no absolute time, so I cannot line it up with the thermal samples yet. When did the run start? (for example: \"it started at 09:02 on 2026-11-28\")".into()));
     }
     let analysis = analyze(&thermal, train.as_ref(), k);
+    if let Some(hint) = train
+        .as_ref()
+        .and_then(|t| crate::calc::thermal::hour_shift_hint(t, &analysis))
+    {
+        out.push(Block::Text(hint));
+    }
     out.push(Block::Thermal(Box::new(ThermalView {
         analysis,
         thermal,

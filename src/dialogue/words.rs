@@ -289,6 +289,21 @@ pub fn absorb_words(
     thermal_words(session, text, at, out);
 }
 
+static LOG_TZ: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:log|logs|container|it)\b[^.?!]{0,30}\butc\b[^.?!]{0,40}?\b(?:we are|we're|sampler|box|local|i am|i'm|here)\b[^.?!]{0,20}?\butc\s*([+-]\d{1,2})(?::?(\d{2}))?",
+    )
+});
+
+/// "the log is UTC, we are at UTC+1" → (+3600 s, the words).
+fn log_tz_in(text: &str) -> Option<(f64, String)> {
+    let c = LOG_TZ.captures(text)?;
+    let h: f64 = c[1].parse().ok()?;
+    let m: f64 = c.get(2).map_or(Some(0.0), |m| m.as_str().parse().ok())?;
+    let sign = if c[1].starts_with('-') { -1.0 } else { 1.0 };
+    (h.abs() <= 14.0 && m < 60.0).then(|| (sign * (h.abs() * 3600.0 + m * 60.0), c[0].to_string()))
+}
+
 /// Paths, a start time, or a thermal question in the owner's words.
 fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Absorbed) {
     for path in paths_in(text) {
@@ -314,7 +329,33 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
         });
         out.thermal = true;
     }
+    if let Some((offset, words)) = log_tz_in(text) {
+        session.log_tz = Some(Known {
+            value: offset,
+            words,
+            at,
+        });
+        out.thermal = true;
+    }
     if mentions_thermal(text) && out.oom.is_none() {
         out.thermal = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_logs_utc_offset_in_words() {
+        assert_eq!(
+            log_tz_in("the log is UTC, we are at UTC+1").map(|t| t.0),
+            Some(3600.0)
+        );
+        assert_eq!(
+            log_tz_in("the container logs in UTC and the box is on UTC-05:00").map(|t| t.0),
+            Some(-18000.0)
+        );
+        assert_eq!(log_tz_in("LoRA on Qwen2.5 7B"), None);
     }
 }

@@ -98,6 +98,9 @@ struct Scanner {
     anchor_exact: bool,
     /// The anchor came from a stamp on a bar line.
     bar_stamped: bool,
+    /// The chunk being scanned has an escape byte somewhere (checked once
+    /// per megabyte, not per line).
+    chunk_has_esc: bool,
     /// The Trainer's "Running training" banner was seen (it marks the
     /// start even when stdout and stderr interleave out of order).
     banner: bool,
@@ -184,7 +187,9 @@ impl Scanner {
         // Rank prefixes and colours come off only where there are any: most
         // lines of a gigabyte log are plain progress redraws.
         let cleaned;
-        let line = if raw.first() == Some(&b'[') || memchr::memchr(0x1b, raw).is_some() {
+        let line = if raw.first() == Some(&b'[')
+            || (self.chunk_has_esc && memchr::memchr(0x1b, raw).is_some())
+        {
             cleaned = crate::extract::log_lines::clean(raw);
             &cleaned[..]
         } else {
@@ -580,6 +585,7 @@ pub fn read_train_log_with(
             break;
         }
         let chunk = &buf[..n];
+        scanner.chunk_has_esc = memchr::memchr(0x1b, chunk).is_some() || carry.contains(&0x1b);
         let mut from = 0;
         while let Some(i) = memchr::memchr2(b'\n', b'\r', &chunk[from..]).map(|i| i + from) {
             if carry.is_empty() {

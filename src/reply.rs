@@ -61,6 +61,9 @@ pub struct PlanSummary {
     pub budget_centi_gb: u64,
     pub nominal_budget: bool,
     pub verdict: Verdict,
+    /// "fits now", "fits after a page-cache flush …" when a memory paste
+    /// says what is free right now.
+    pub now: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -28,6 +28,8 @@ pub fn summary(plan: &Plan) -> PlanSummary {
         budget_centi_gb: plan.budget.centi_gb,
         nominal_budget: plan.budget.basis == BudgetBasis::Nominal,
         verdict: plan.judgement.verdict,
+        now: crate::calc::budget::now(plan.estimate.total_centi_gb, &plan.budget)
+            .map(|n| n.label()),
     }
 }
 

@@ -75,8 +75,12 @@ fn summary(s: &PlanSummary) -> String {
     } else {
         String::new()
     };
+    let now = s
+        .now
+        .map(|n| format!(" (right now: {n})"))
+        .unwrap_or_default();
     format!(
-        "{}: peak {} GB ({} binds) against the {} GB budget{}{pct}: **{}**",
+        "{}: peak {} GB ({} binds) against the {} GB budget{}{pct}: **{}**{now}",
         s.title,
         show_centi(s.peak_centi_gb),
         s.binding,

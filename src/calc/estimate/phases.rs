@@ -68,7 +68,28 @@ fn resident(terms: &[Term]) -> (u64, String) {
     (centi, text)
 }
 
-fn phase(key: &'static str, label: &'static str, parts: &[(String, u64)], source: String) -> Term {
+/// The two terms every moment of the run carries.
+fn always(context: &Term, host: &Term) -> [(String, u64); 2] {
+    [
+        (
+            format!("CUDA context {} GB", show_centi(context.centi_gb)),
+            context.centi_gb,
+        ),
+        (
+            format!("host {} GB", show_centi(host.centi_gb)),
+            host.centi_gb,
+        ),
+    ]
+}
+
+fn phase(
+    key: &'static str,
+    label: &'static str,
+    parts: &[(String, u64)],
+    fixed: [(String, u64); 2],
+    source: String,
+) -> Term {
+    let parts: Vec<(String, u64)> = parts.iter().cloned().chain(fixed).collect();
     let centi: u64 = parts.iter().map(|(_, c)| c).sum();
     let formula = parts
         .iter()
@@ -112,15 +133,8 @@ pub(super) fn eval_peak(s: &Sheet<'_>, terms: &[Term], context: &Term, host: &Te
                 ),
                 centi_gb_up(logits),
             ),
-            (
-                format!("CUDA context {} GB", show_centi(context.centi_gb)),
-                context.centi_gb,
-            ),
-            (
-                format!("host {} GB", show_centi(host.centi_gb)),
-                host.centi_gb,
-            ),
         ],
+        always(context, host),
         format!(
             "{}; per_device_eval_batch_size from the trainer's defaults (knowledge/frameworks.md)",
             per.cite
@@ -163,15 +177,8 @@ pub(super) fn save_peak(
         &[
             (kept_text, kept),
             (format!("{what} {}", gb(copy)), centi_gb_up(copy)),
-            (
-                format!("CUDA context {} GB", show_centi(context.centi_gb)),
-                context.centi_gb,
-            ),
-            (
-                format!("host {} GB", show_centi(host.centi_gb)),
-                host.centi_gb,
-            ),
         ],
+        always(context, host),
         format!(
             "{}; torch.save copies optimizer tensors to host one at a time (docs/spark-memory-research.md §6)",
             shard.cite
@@ -193,9 +200,8 @@ pub(super) fn resume_peak(terms: &[Term], context: &Term, host: &Term) -> Term {
         &[
             (kept_text, kept),
             (format!("optimizer state read from the checkpoint {} GB", show_centi(optimizer)), optimizer),
-            (format!("CUDA context {} GB", show_centi(context.centi_gb)), context.centi_gb),
-            (format!("host {} GB", show_centi(host.centi_gb)), host.centi_gb),
         ],
+        always(context, host),
         "transformers Trainer._load_optimizer_and_scheduler: torch.load of optimizer.pt, then optimizer.load_state_dict (docs/spark-memory-research.md §6)".into(),
     )
 }

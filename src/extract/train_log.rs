@@ -90,6 +90,9 @@ struct Scanner {
     /// A stamp seen since the last bar update: a restart, if the bar then
     /// goes back.
     stamp_since_bar: Option<f64>,
+    /// A start banner, a traceback or a resume line since the last bar
+    /// update: a bar that then goes back is a restarted run.
+    restart_marker: bool,
     /// Any stamp was UTC.
     utc: bool,
     /// Seconds to add to UTC stamps (the owner's `--log-tz`).
@@ -211,10 +214,22 @@ impl Scanner {
         }
         let mut bar_elapsed = None;
         if let Some((step, total, elapsed, sec)) = parse_bar(line) {
-            let restart = self.stamp_since_bar.take();
+            // A restart: the run printed its start (or died) since the last
+            // bar update, and a stamp says when it came back. Without such a
+            // line a step going back is an epoch, or redraws out of order.
+            let restart = self
+                .stamp_since_bar
+                .take()
+                .filter(|_| std::mem::take(&mut self.restart_marker));
             let bar = self.bars.entry(total).or_default();
             if memmem::find(line, b"Epoch ").is_some() {
                 bar.average_rate = true;
+            }
+            // A step that goes back while the bar's clock keeps running is a
+            // redraw cut in two (docker splits long lines), not a new epoch:
+            // skip it.
+            if step < bar.last_step && restart.is_none() && elapsed >= bar.last_elapsed {
+                return;
             }
             if step < bar.last_step {
                 match restart {
@@ -286,6 +301,14 @@ impl Scanner {
                 s.t
             }
         });
+        if bar_elapsed.is_none()
+            && (memmem::find(line, b"Running training").is_some()
+                || memmem::find(line, b"Traceback (most recent call last)").is_some()
+                || memmem::find(line, b"Resuming").is_some()
+                || memmem::find(line, b"resume_from_checkpoint").is_some())
+        {
+            self.restart_marker = true;
+        }
         if bar_elapsed.is_none() {
             if let Some(ts) = stamp {
                 self.last_stamp = Some(ts);

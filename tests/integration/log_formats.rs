@@ -12,18 +12,6 @@ use std::io::BufReader;
 /// Within this of the true onset counts as found.
 const ONSET_TOLERANCE_S: f64 = 300.0;
 
-/// Formats headroom cannot place in time yet, with why (said in the note).
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    (
-        "torchtune/",
-        "torchtune's DiskLogger prints tokens/s per step but no time; without tokens per step the steps cannot be placed in time",
-    ),
-    (
-        "hf/throttle.docker-utc.log",
-        "docker stamps whole 16 KiB chunks of tqdm redraws; the onset lands about 10 minutes late",
-    ),
-];
-
 fn local(iso: &str) -> f64 {
     // "2026-11-29T11:07:13.250+01:00": the wall clock, as the CSV keeps it.
     parse_time(&iso[..23].replace('T', " ")).unwrap()
@@ -84,20 +72,13 @@ fn each_format_and_case_gets_the_right_verdict_and_onset() {
         };
         if ok {
             right += 1;
-        } else {
-            assert!(
-                KNOWN_GAPS
-                    .iter()
-                    .any(|(prefix, _)| file.starts_with(prefix)),
-                "{file} ({case}) regressed: {misses:?}"
-            );
         }
     }
     eprintln!(
         "{right} of {} (format, case) pairs right; misses: {misses:#?}",
         files.len()
     );
-    assert!(right >= 62, "{right} of {}", files.len());
+    assert_eq!(right, files.len(), "misses: {misses:#?}");
 }
 
 fn samples(

@@ -161,6 +161,9 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
         out.push(Block::Text("Your training log carries no absolute time, so I cannot line it up with the thermal samples yet. When did the run start? (for example: \"it started at 09:02 on 2026-11-28\")".into()));
     }
     let analysis = analyze(&thermal, train.as_ref(), k);
+    if let Some(note) = contention(session, &analysis) {
+        out.push(Block::Text(note));
+    }
     if let Some(hint) = train
         .as_ref()
         .and_then(|t| crate::calc::thermal::hour_shift_hint(t, &analysis))
@@ -173,6 +176,51 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
         train: train.map(|t| t.samples).unwrap_or_default(),
     })));
     out
+}
+
+/// A slowdown that is not thermal, with a server in the pool the owner
+/// pasted: contention is the lead to check first.
+fn contention(session: &Session, a: &crate::calc::thermal::Analysis) -> Option<String> {
+    use crate::calc::thermal::ThermalVerdict;
+    let s = a.slowdown.as_ref()?;
+    if a.matches_thermal_event == Some(true) || a.verdict == ThermalVerdict::LowPowerState {
+        return None;
+    }
+    let mut sharing: Vec<String> = Vec::new();
+    if let Some(p) = &session.procs
+        && let Ok(list) = crate::extract::ps::parse_ps(&p.value)
+    {
+        use crate::readings::process::ProcessKind;
+        sharing.extend(
+            list.iter()
+                .filter(|x| {
+                    matches!(
+                        x.kind,
+                        ProcessKind::Vllm
+                            | ProcessKind::OllamaServer
+                            | ProcessKind::OllamaRunner
+                            | ProcessKind::LlamaCpp
+                    )
+                })
+                .map(|x| format!("{} (pid {})", x.kind.label(), x.pid)),
+        );
+    }
+    if let Some(o) = &session.ollama
+        && let Ok(models) = crate::extract::ollama_ps::parse_ollama_ps(&o.value)
+    {
+        sharing.extend(
+            models
+                .iter()
+                .map(|m| format!("Ollama's `{}` ({})", m.name, m.size_text)),
+        );
+    }
+    (!sharing.is_empty()).then(|| {
+        format!(
+            "Contention is the first lead: the slowdown at {} matches no thermal event, and your pasted listing shows {} on the same pool. A server that loaded a model or grew its cache then evicts the trainer's pages without an error on either side. Was it busy at that time? Its own log (or `ollama ps` taken then) will say.",
+            clock_text(s.onset),
+            sharing.join(", ")
+        )
+    })
 }
 
 /// "2026-11-28 09:02:00" for a wall-clock time in seconds.

@@ -178,3 +178,29 @@ fn thermal_counters_and_the_cpu_zone_are_read() {
     assert_eq!(s[25].thermal_flag, Some(true));
     assert_eq!(s[39].cpu_temp_c, Some(69.5));
 }
+
+/// In the chat, a slowdown that matches no thermal event, with a server in
+/// the pasted process listing, names contention as the first lead.
+#[test]
+fn contention_is_named_when_a_server_shares_the_pool() {
+    let root = crate::support::repo().join("tests/fixtures/logs");
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::support::Headroom::new(dir.path())
+        .stdin(&format!(
+            "owner 4121 2.1 6.3 8123456 8012344 ? Sl 09:12 3:02 /usr/bin/python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-32B-Instruct\n\n{}\n\n{}\n",
+            root.join("thermal/slow_no_thermal.csv").display(),
+            root.join("hf/slow_no_thermal.log").display()
+        ))
+        .run()
+        .ok();
+    assert!(
+        out.stdout.contains("Contention is the first lead"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("vLLM server (pid 4121)"),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,0 +1,98 @@
+//! Unit tests for the training-log scanner.
+use super::*;
+
+fn read(text: &str) -> TrainLog {
+    read_train_log(text.as_bytes(), None).unwrap()
+}
+
+#[test]
+fn tqdm_updates_with_it_per_s_and_s_per_it() {
+    assert_eq!(
+        parse_bar(b"  1%|          | 10/1000 [00:02<03:38,  4.54it/s]INFO:root:x"),
+        Some((10, 1000, 2.0, 1.0 / 4.54))
+    );
+    assert_eq!(
+        parse_bar("120/1000 [05:01<36:40, 2.50s/it]".as_bytes()),
+        Some((120, 1000, 301.0, 2.5))
+    );
+    assert_eq!(parse_bar(b"0/434 [00:00<?, ?it/s]"), None);
+}
+
+#[test]
+fn real_hf_trainer_log_is_relative_until_anchored() {
+    let log = read(include_str!("../../../tests/fixtures/hf-trainer-it-per-s.txt"));
+    assert!(!log.anchored);
+    assert_eq!(log.samples[0].step, 10);
+}
+
+#[test]
+fn real_hf_log_with_an_info_timestamp_is_anchored() {
+    let log = read(include_str!(
+        "../../../tests/fixtures/hf-trainer-s-per-it-with-info.txt"
+    ));
+    assert!(log.anchored);
+    assert!((log.samples[0].sec_per_step - 3857.31).abs() < 1e-9);
+    assert_eq!(log.markers[0].kind, MarkerKind::Evaluation);
+}
+
+#[test]
+fn real_axolotl_torchtune_and_lightning_bars() {
+    let ax = read(include_str!("../../../tests/fixtures/axolotl-end-of-run.txt"));
+    assert!(ax.anchored);
+    assert!((ax.samples.last().unwrap().sec_per_step - 16.34).abs() < 1e-9);
+    let tt = read_train_log(
+        format!(
+            "{}\n{}",
+            include_str!("../../../tests/fixtures/torchtune-steps.txt"),
+            include_str!("../../../tests/fixtures/torchtune-tqdm.txt")
+        )
+        .as_bytes(),
+        None,
+    );
+    // torchtune's single tqdm line is one sample: not enough timing alone.
+    assert!(tt.is_err() || tt.unwrap().anchored);
+    // Lightning shows the epoch's average rate: per-step time comes from
+    // redraws at least 30 s apart, and the second epoch's clock and step
+    // count continue the first's.
+    let lightning = "Epoch 0:  50%|█▌ | 500/1000 [03:20<03:20, 2.50it/s, v_num=1]\rEpoch 0: 100%|███| 1000/1000 [06:40<00:00, 2.50it/s]\rEpoch 1:  50%|█▌ | 500/1000 [03:40<03:40, 2.27it/s]\n";
+    let l = read(lightning);
+    assert_eq!(l.samples.len(), 3);
+    assert_eq!((l.samples[2].t, l.samples[2].step), (620.0, 1500));
+    assert!(
+        (l.samples[2].sec_per_step - 0.44).abs() < 1e-9,
+        "{:?}",
+        l.samples[2]
+    );
+}
+
+#[test]
+fn timestamped_step_lines_without_a_bar() {
+    let log = read(
+        "2026-11-29 10:00:00 step 100 loss 1.0\n2026-11-29 10:00:50 step 120 loss 0.9\n2026-11-29 10:01:50 step 140 loss 0.9\n",
+    );
+    assert!(log.anchored);
+    assert_eq!(log.samples.len(), 2);
+    assert_eq!(log.samples[1].sec_per_step, 3.0);
+}
+
+#[test]
+fn a_log_with_no_timing_says_so() {
+    assert_eq!(
+        read_train_log(
+            include_str!("../../../tests/fixtures/trl-sft-metrics.txt").as_bytes(),
+            None
+        ),
+        Err(TrainLogError::NoTiming)
+    );
+}
+
+#[test]
+fn the_owners_start_time_anchors_a_relative_log() {
+    let log = read_train_log(
+        include_str!("../../../tests/fixtures/hf-trainer-it-per-s.txt").as_bytes(),
+        Some(1_000.0),
+    )
+    .unwrap();
+    assert!(log.anchored);
+    assert_eq!(log.samples[0].t, 1_002.0);
+}

@@ -1,0 +1,162 @@
+//! From what the scanner collected to one timing: progress bars (with their
+//! restarts), stamped step lines, per-step durations summed from the start,
+//! or elapsed-time lines, whichever is richest, placed in absolute time.
+
+use super::{Scanner, TrainLogError};
+use crate::readings::samples::{Marker, TrainLog, TrainSample};
+
+impl Scanner {
+    pub(super) fn finish(mut self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
+        let owner_anchor = start.map(|s| (s, "the start time you gave".to_string()));
+        // The owner's start time wins over torchtune's file name (UTC).
+        if self.anchor_from_name && owner_anchor.is_some() {
+            self.anchor = None;
+            self.utc = false;
+        }
+        if self.durations.is_empty()
+            && let Some(tokens) = self.tokens_per_step
+        {
+            self.durations = self
+                .tps_steps
+                .iter()
+                .map(|(step, tps)| (*step, tokens / tps))
+                .collect();
+            if self.duration_anchor.is_none() {
+                self.duration_anchor = self.anchor.as_ref().map(|a| a.0);
+            }
+        }
+        let utc_unshifted = self.utc && self.tz_offset.is_none();
+        // Candidate timings, each as (samples, anchored, how).
+        let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>)> = Vec::new();
+
+        // The training bar is the one with the most updates (eval bars are short).
+        let anchor = self.anchor.clone().or(owner_anchor.clone());
+        if let Some(bar) = self.bars.into_values().max_by_key(|b| b.samples.len())
+            && !bar.samples.is_empty()
+        {
+            let base = anchor.as_ref().map_or(0.0, |a| a.0);
+            let mut restarts = bar.restarts.iter().peekable();
+            let mut seg_base = base;
+            let samples = bar
+                .samples
+                .into_iter()
+                .enumerate()
+                .map(|(i, (t, step, sec))| {
+                    while let Some(&&(at, abs)) = restarts.peek() {
+                        if i >= at {
+                            seg_base = abs;
+                            restarts.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    TrainSample {
+                        t: seg_base + t,
+                        step,
+                        sec_per_step: sec,
+                    }
+                })
+                .collect::<Vec<_>>();
+            candidates.push((
+                samples,
+                anchor.is_some(),
+                anchor.as_ref().map(|a| a.1.clone()),
+            ));
+        }
+        // Lines that carry a stamp and a step.
+        if self.stamped.len() >= 2 {
+            let mut out = Vec::new();
+            for w in self.stamped.windows(2) {
+                let (t0, s0) = w[0];
+                let (t1, s1) = w[1];
+                // A step that goes back is a restart: a new segment, and the
+                // time between is a gap, not a slow step.
+                if s1 > s0 && t1 > t0 {
+                    out.push(TrainSample {
+                        t: t1,
+                        step: s1,
+                        sec_per_step: (t1 - t0) / (s1 - s0) as f64,
+                    });
+                }
+            }
+            candidates.push((out, true, Some("timestamped step lines".into())));
+        }
+        // Per-step durations, placed in time by summing them from the start.
+        if self.durations.len() >= 2 {
+            let base = owner_anchor.clone().or(self
+                .duration_anchor
+                .map(|t| (t, "the last timestamp before the first step".to_string())));
+            let mut t = base.as_ref().map_or(0.0, |b| b.0);
+            let mut prev: Option<u64> = None;
+            let mut out = Vec::new();
+            for (step, d) in &self.durations {
+                let n = match prev {
+                    Some(p) if *step > p => step - p,
+                    // A repeated or earlier step: count it once.
+                    Some(_) => 1,
+                    None => 1,
+                };
+                t += n as f64 * d;
+                prev = Some(*step);
+                out.push(TrainSample {
+                    t,
+                    step: *step,
+                    sec_per_step: *d,
+                });
+            }
+            candidates.push((
+                out,
+                base.is_some(),
+                base.map(|b| format!("per-step durations summed from {}", b.1)),
+            ));
+        }
+        // Elapsed time since training began (LLaMA-Factory, DLLogger).
+        if self.elapsed_steps.len() >= 2 {
+            let base = owner_anchor.clone().or(self.anchor.clone());
+            let b = base.as_ref().map_or(0.0, |b| b.0);
+            let mut out = Vec::new();
+            for w in self.elapsed_steps.windows(2) {
+                let (s0, e0) = w[0];
+                let (s1, e1) = w[1];
+                if s1 > s0 && e1 > e0 {
+                    out.push(TrainSample {
+                        t: b + e1,
+                        step: s1,
+                        sec_per_step: (e1 - e0) / (s1 - s0) as f64,
+                    });
+                }
+            }
+            candidates.push((
+                out,
+                base.is_some(),
+                base.map(|b| format!("elapsed time from {}", b.1)),
+            ));
+        }
+        // The richest timing wins; absolute time breaks a tie.
+        let Some((samples, anchored, how)) = candidates
+            .into_iter()
+            .filter(|c| !c.0.is_empty())
+            .max_by_key(|c| (c.0.len(), c.1))
+        else {
+            return Err(TrainLogError::NoTiming);
+        };
+        let base = anchor.as_ref().map_or(0.0, |a| a.0);
+        let markers = self
+            .pending_markers
+            .into_iter()
+            .filter_map(|(t, absolute, kind)| match (absolute, anchored) {
+                (true, true) => Some(Marker { t, kind }),
+                (false, _) => Some(Marker { t: base + t, kind }),
+                (true, false) => None,
+            })
+            .collect();
+        Ok(TrainLog {
+            samples,
+            anchored,
+            anchor_source: if anchored { how } else { None },
+            markers,
+            lines_read: self.lines,
+            utc_unshifted,
+        })
+    }
+}

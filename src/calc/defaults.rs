@@ -35,6 +35,8 @@ pub struct Choices {
     pub resumes: Option<bool>,
     pub loader: Option<crate::calc::runtime::Loader>,
     pub prequantized: Option<bool>,
+    /// Batches of one fixed length (packing) or padded per batch.
+    pub packed: Option<bool>,
 }
 
 pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInput, Vec<String>) {
@@ -170,7 +172,7 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
             ));
             crate::calc::runtime::Runtime {
                 framework: crate::calc::runtime::Framework { key: p.key.clone() },
-                packed: p.packed,
+                packed: choices.packed.unwrap_or(p.packed),
                 eval_batch: choices.eval_batch.unwrap_or(p.eval_batch),
                 evaluates: choices.eval_batch.is_some(),
                 resumes: choices.resumes.unwrap_or(false),
@@ -179,8 +181,11 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
             }
         }
         None => {
-            assumed.push("batches padded to each batch's longest sample (not packed), evaluation batch 8 (transformers' per_device_eval_batch_size default)".to_string());
+            if choices.packed.is_none() {
+                assumed.push("batches padded to each batch's longest sample (not packed: say \"packing=True\" if yours are)".to_string());
+            }
             crate::calc::runtime::Runtime {
+                packed: choices.packed.unwrap_or(false),
                 eval_batch: choices.eval_batch.unwrap_or(8),
                 evaluates: choices.eval_batch.is_some(),
                 resumes: choices.resumes.unwrap_or(false),

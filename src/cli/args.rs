@@ -190,6 +190,10 @@ pub struct PlanArgs {
     /// The checkpoint is already 4-bit (a -bnb-4bit repository): read at its stored size
     #[arg(long)]
     pub prequantized: bool,
+    /// Batches are packed to one fixed length (packing=True, sample_packing):
+    /// no allocator reserve for differently sized steps
+    #[arg(long)]
+    pub packed: bool,
     /// The trainer stack whose defaults fill what you leave open: hf, trl, unsloth, axolotl, llama-factory, torchtune (knowledge/frameworks.md)
     #[arg(long, value_name = "NAME")]
     pub framework: Option<String>,

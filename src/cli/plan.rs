@@ -125,6 +125,7 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
         resumes: args.resume.then_some(true),
         loader: args.loader,
         prequantized: args.prequantized.then_some(true),
+        packed: args.packed.then_some(true),
         dtype: args.dtype,
         optimizer: args.optimizer,
         batch: args.batch,

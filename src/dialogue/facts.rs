@@ -56,10 +56,11 @@ pub enum SlotName {
     Resume,
     Loader,
     Prequantized,
+    Packed,
 }
 
 impl SlotName {
-    pub const ALL: [SlotName; 22] = [
+    pub const ALL: [SlotName; 23] = [
         SlotName::Model,
         SlotName::Method,
         SlotName::Dtype,
@@ -82,6 +83,7 @@ impl SlotName {
         SlotName::Resume,
         SlotName::Loader,
         SlotName::Prequantized,
+        SlotName::Packed,
     ];
 
     pub fn key(self) -> &'static str {
@@ -117,6 +119,7 @@ pub struct Facts {
     pub resume: Option<Known<bool>>,
     pub loader: Option<Known<crate::calc::runtime::Loader>>,
     pub prequantized: Option<Known<bool>>,
+    pub packed: Option<Known<bool>>,
 }
 
 /// One answer that changed, for the acknowledgement.
@@ -249,6 +252,7 @@ impl Facts {
             Slot::Loader(l) => set(&mut self.loader, *l, w, at, SlotName::Loader, |l| {
                 l.label().to_string()
             }),
+            Slot::Packed(on) => set(&mut self.packed, *on, w, at, SlotName::Packed, on_off),
             Slot::Prequantized(on) => set(
                 &mut self.prequantized,
                 *on,
@@ -328,6 +332,7 @@ impl Facts {
             SlotName::Resume => take(&mut self.resume),
             SlotName::Loader => take(&mut self.loader),
             SlotName::Prequantized => take(&mut self.prequantized),
+            SlotName::Packed => take(&mut self.packed),
         }
     }
 
@@ -404,6 +409,7 @@ impl Facts {
             l.label().into()
         });
         row(&mut out, SlotName::Prequantized, &self.prequantized, on_off);
+        row(&mut out, SlotName::Packed, &self.packed, on_off);
         out
     }
 }

@@ -232,6 +232,7 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
         resumes: facts.resume.as_ref().map(|r| r.value),
         loader: facts.loader.as_ref().map(|l| l.value),
         prequantized: facts.prequantized.as_ref().map(|p| p.value),
+        packed: facts.packed.as_ref().map(|p| p.value),
         preset: facts
             .framework
             .as_ref()

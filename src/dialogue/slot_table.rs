@@ -172,6 +172,13 @@ pub const SLOTS: &[SlotDef] = &[
         ask: "whether the checkpoint is already 4-bit (a -bnb-4bit repository)",
         flag: Some("--prequantized"),
     },
+    SlotDef {
+        name: SlotName::Packed,
+        key: "packed",
+        aliases: &["sample_packing"],
+        ask: "whether batches are packed to one length (\"packing=True\") or padded per batch",
+        flag: Some("--packed"),
+    },
 ];
 
 pub fn def(name: SlotName) -> &'static SlotDef {
@@ -214,6 +221,7 @@ pub fn slot_of(slot: &Slot) -> Option<SlotName> {
         Slot::Resume(_) => SlotName::Resume,
         Slot::Loader(_) => SlotName::Loader,
         Slot::Prequantized(_) => SlotName::Prequantized,
+        Slot::Packed(_) => SlotName::Packed,
         Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel | Slot::OutOfRange(_) => {
             return None;
         }

@@ -69,6 +69,14 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
     if let Some(r) = cfg.lora_rank.filter(|r| *r > 0) {
         out.push(found(Slot::LoraRank(r), format!("rank {r} ({src} config)")));
     }
+    // packing / sample_packing: batches of one fixed length.
+    if let Some((k, v)) = cfg.keys.iter().find(|(k, _)| {
+        let k = k.rsplit('.').next().unwrap_or(k);
+        k == "packing" || k == "sample_packing"
+    }) {
+        let on = matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "1");
+        out.push(found(Slot::Packed(on), format!("{k}: {v} ({src} config)")));
+    }
     if let Some(t) = cfg.lora_targets.as_deref().and_then(LoraTargets::parse) {
         out.push(found(
             Slot::LoraTargets(t.clone()),

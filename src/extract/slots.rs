@@ -46,6 +46,8 @@ pub enum Slot {
     Framework(String),
     /// The run evaluates, at this per-device eval batch.
     EvalBatch(u64),
+    /// Batches have one fixed length (packing on) or are padded per batch.
+    Packed(bool),
     /// The run resumes from a checkpoint.
     Resume(bool),
     /// Which transformers loads the checkpoint.
@@ -127,6 +129,11 @@ static OFFLOAD: LazyLock<Regex> =
 static EVAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:per_device_eval_batch_size|eval[\s_-]?batch(?:[\s_-]?size)?)\s*(?:=|:|of|is)?\s*(\d+)\b|\b(?:eval_strategy|evaluation_strategy)\s*[=:]\s*['\x22]?(steps|epoch)|\b(?:eval(?:uate|uation)?s?|evaluating)\s+(?:every|each|on|at)\b|\bwith\s+eval(?:uation)?\b",
+    )
+});
+static PACKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(packing\s*[=:]\s*true|sample_packing\s*[=:]\s*true|packed (?:batches|sequences|samples)|sample packing|fixed[- ]length (?:batches|sequences))|(packing\s*[=:]\s*false|sample_packing\s*[=:]\s*false|no (?:sample )?packing|not packed|padded (?:batches|to the longest)))\b",
     )
 });
 static RESUME: LazyLock<Regex> = LazyLock::new(|| {
@@ -437,6 +444,9 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             None => push(Slot::EvalBatch(n), &c[0]),
             Some(why) => push(Slot::OutOfRange(why), &c[0]),
         }
+    }
+    if let Some(c) = PACKED.captures(text) {
+        push(Slot::Packed(c.get(1).is_some()), &c[0]);
     }
     if let Some(c) = RESUME.captures(text) {
         push(Slot::Resume(true), &c[0]);

@@ -282,3 +282,38 @@ fn the_loader_decides_what_loading_holds() {
         v5_pre.formula
     );
 }
+
+#[test]
+fn packed_batches_hold_no_allocator_reserve() {
+    let k = Knowledge::embedded();
+    let padded = estimate(
+        &plan_input("Qwen2.5 7B", Method::Lora, 2, 4096, Choices::default()),
+        k,
+    );
+    let packed = estimate(
+        &plan_input(
+            "Qwen2.5 7B",
+            Method::Lora,
+            2,
+            4096,
+            Choices {
+                packed: Some(true),
+                ..Choices::default()
+            },
+        ),
+        k,
+    );
+    assert!(padded.centi("reserve") > 0);
+    assert_eq!(packed.centi("reserve"), 0);
+    assert_eq!(
+        padded.step_centi_gb - packed.step_centi_gb,
+        padded.centi("reserve")
+    );
+    // In the chat and from a trainer config.
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::support::Headroom::new(dir.path())
+        .stdin("LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096, packing=True\n\n/status\n")
+        .run()
+        .ok();
+    assert!(out.stdout.contains("packed: on"), "{}", out.stdout);
+}

@@ -20,7 +20,9 @@ fn tqdm_updates_with_it_per_s_and_s_per_it() {
 
 #[test]
 fn real_hf_trainer_log_is_relative_until_anchored() {
-    let log = read(include_str!("../../../tests/fixtures/hf-trainer-it-per-s.txt"));
+    let log = read(include_str!(
+        "../../../tests/fixtures/hf-trainer-it-per-s.txt"
+    ));
     assert!(!log.anchored);
     assert_eq!(log.samples[0].step, 10);
 }
@@ -37,7 +39,9 @@ fn real_hf_log_with_an_info_timestamp_is_anchored() {
 
 #[test]
 fn real_axolotl_torchtune_and_lightning_bars() {
-    let ax = read(include_str!("../../../tests/fixtures/axolotl-end-of-run.txt"));
+    let ax = read(include_str!(
+        "../../../tests/fixtures/axolotl-end-of-run.txt"
+    ));
     assert!(ax.anchored);
     assert!((ax.samples.last().unwrap().sec_per_step - 16.34).abs() < 1e-9);
     let tt = read_train_log(

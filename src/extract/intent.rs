@@ -62,7 +62,7 @@ static FULL_PLAN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NEXT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
+        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|what else (?:can|could|should|do) i (?:do|try)|any other (?:options?|ideas?|way)|what are my options|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
     )
 });
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[?!]+|\.\s+|\.$|\n+"));
@@ -191,6 +191,10 @@ mod tests {
         assert_eq!(request("plan"), Some(Request::FullPlan));
         assert_eq!(request("ok what do I do"), Some(Request::NextStep));
         assert_eq!(request("next step?"), Some(Request::NextStep));
+        assert_eq!(
+            request("ok so what else can I do?"),
+            Some(Request::NextStep)
+        );
         assert_eq!(request("batch 2"), None);
         assert_eq!(short_answer("ok do that"), None);
         assert_eq!(short_answer("yes"), Some(Approval::Yes));

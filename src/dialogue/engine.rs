@@ -177,6 +177,26 @@ fn compose(
             reply.push(Block::Text(note));
         }
     }
+    // A greeting gets what headroom does, not a shrug.
+    if let Some(words) = &a.words
+        && matches!(
+            words
+                .trim()
+                .trim_end_matches(['!', '.', '?'])
+                .to_ascii_lowercase()
+                .as_str(),
+            "hi" | "hello"
+                | "hey"
+                | "hi there"
+                | "hello there"
+                | "good morning"
+                | "good evening"
+                | "help"
+        )
+        && let Some(text) = crate::dialogue::questions::by_topic("capabilities", k)
+    {
+        reply.push(Block::Text(text));
+    }
     if let Some(words) = &a.words
         && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
     {

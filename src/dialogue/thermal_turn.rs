@@ -154,11 +154,17 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
         out.push(Block::Code(k.command("thermal").command.clone()));
         return out;
     };
+    let mut train = train;
     if let Some(log) = &train
         && !log.anchored
         && session.run_start.is_none()
     {
-        out.push(Block::Text("Your training log carries no absolute time, so I cannot line it up with the thermal samples yet. When did the run start? (for example: \"it started at 09:02 on 2026-11-28\")".into()));
+        out.push(Block::Text(format!(
+            "Your training log ({} step samples) carries no absolute time, so I cannot line it up with the thermal samples yet. When did the run start? (for example: \"it started at 09:02 on 2026-11-28\"). Until then, the thermal samples alone:",
+            log.samples.len()
+        )));
+        // The samples can still be judged on their own meanwhile.
+        train = None;
     }
     let analysis = analyze(&thermal, train.as_ref(), k);
     if let Some(note) = contention(session, &analysis) {

@@ -109,7 +109,7 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
         (None, _) if a.train_samples > 0 => {
             md.push_str("\nThe training log shows no sustained slowdown (step time within 15 % of its start for the whole overlap).\n");
         }
-        _ => md.push_str("\nNo training log given, so no slowdown to correlate: add `--train-log LOG` (or paste it).\n"),
+        _ => md.push_str("\nNo training log lined up with the samples, so no slowdown to correlate: add `--train-log LOG` (or paste it), with the run's start when the log carries no time.\n"),
     }
 
     md.push_str("\nEvidence:\n\n");

@@ -24,4 +24,5 @@ pub mod render;
 pub mod repl;
 pub mod reply;
 pub mod spark_validation;
+pub mod text;
 pub mod validation;

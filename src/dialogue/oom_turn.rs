@@ -248,13 +248,6 @@ pub fn load_note(session: &Session, k: &Knowledge) -> Option<String> {
     ))
 }
 
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
 /// The plan's own figure for the run as it is, for context on the ladder.
 fn plan_line(session: &Session, k: &Knowledge) -> Option<String> {
     let (plan, _) = build_plan(&session.facts, k)?;
@@ -323,7 +316,7 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
         OomEvent::Result(rung, StepResult::StillOom) => {
             push(format!(
                 "{}: done, the OOM persists.",
-                capitalised(rung.label())
+                crate::text::capitalised(rung.label())
             ));
             let mid_load = ladder.phase == Some(Phase::MidLoad);
             if mid_load && *rung == Rung::Flush {
@@ -335,7 +328,7 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
         }
         OomEvent::Result(rung, StepResult::Fixed) => push(format!(
             "{}: done, and the OOM is gone. The ladder is closed; tell me if it comes back.",
-            capitalised(rung.label())
+            crate::text::capitalised(rung.label())
         )),
         OomEvent::Jumped(rung) => push(format!("Noted: you already did {}.", rung.label())),
         OomEvent::DidFlush(true) => {

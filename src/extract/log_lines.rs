@@ -95,7 +95,9 @@ fn strip_prefix(line: &[u8]) -> &[u8] {
     rest
 }
 
-fn civil(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: f64) -> Option<f64> {
+/// A wall-clock date and time as seconds, read as if UTC (the convention of
+/// every naive time headroom compares); None for an impossible one.
+pub(crate) fn civil(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: f64) -> Option<f64> {
     let date = jiff::civil::Date::new(
         i16::try_from(y).ok()?,
         i8::try_from(mo).ok()?,

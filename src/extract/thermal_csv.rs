@@ -122,20 +122,7 @@ pub fn parse_time(cell: &str) -> Option<f64> {
     let h: i32 = t.next()?.parse().ok()?;
     let mi: i32 = t.next()?.parse().ok()?;
     let s: f64 = t.next()?.replace(',', ".").parse().ok()?;
-    let date = jiff::civil::Date::new(
-        i16::try_from(y).ok()?,
-        i8::try_from(mo).ok()?,
-        i8::try_from(da).ok()?,
-    )
-    .ok()?;
-    // An hour of 32 in a damaged line is no time (jiff would panic on it).
-    let time = jiff::civil::Time::new(i8::try_from(h).ok()?, i8::try_from(mi).ok()?, 0, 0).ok()?;
-    if !(0.0..61.0).contains(&s) {
-        return None;
-    }
-    let dt = date.to_datetime(time);
-    let secs = jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()?.as_second() as f64;
-    Some(secs + s)
+    crate::extract::log_lines::civil(y.into(), mo.into(), da.into(), h.into(), mi.into(), s)
 }
 
 /// No sample line is this long; a longer one is not a thermal CSV.

@@ -10,13 +10,6 @@ use crate::calc::verdict::Verdict;
 use crate::reply::InputLine;
 use std::fmt::Write;
 
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
 pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
     let mut md = String::new();
     let v = plan.judgement.verdict;
@@ -111,7 +104,7 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
     let _ = writeln!(
         md,
         "\n{} binds: {} GB is the largest of the step peak ({} GB) and these, so it is the figure the verdict uses.{}\n",
-        capitalise(est.binding.label()),
+        crate::text::capitalised(est.binding.label()),
         show_centi(est.total_centi_gb),
         show_centi(est.step_centi_gb),
         if est.binding == Peak::Load {

@@ -1,0 +1,9 @@
+//! Small wording helpers shared by the dialogue and the renderer.
+
+/// "step 1: flush …" → "Step 1: flush …".
+pub fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}

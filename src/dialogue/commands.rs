@@ -36,8 +36,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "/export",
-        "[FILE]",
-        "write this session as markdown (default: ./headroom-session-<time>.md)",
+        "[FILE] [--force]",
+        "write this session as markdown (default: ./headroom-session-<time>.md; an existing file only with --force)",
     ),
     (
         "/sampler",

@@ -209,3 +209,35 @@ fn c18_vllm_and_its_engine_get_one_recommendation() {
         .has("vLLM's default 0.9")
         .has("no model is loaded");
 }
+
+/// When the run and Ollama's loaded model do not fit together, unloading the
+/// model (keeping the server) is offered first, and given only on a yes.
+#[test]
+fn ollama_unload_comes_before_stopping_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin("LoRA on Qwen2.5 32B, bf16, batch 1, packing 2048\n\n  NAME             ID              SIZE      PROCESSOR    CONTEXT    UNTIL\n  qwen2.5:72b      424bad2cc13f    51 GB     100% GPU     32768      Forever\n\nyes\n")
+        .run()
+        .ok();
+    let before_yes = out.stdout.split("Approved.").next().unwrap_or("");
+    assert!(
+        before_yes.contains("unload qwen2.5:72b from Ollama (the server keeps running)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !before_yes.contains("`ollama stop qwen2.5:72b`"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("`ollama stop qwen2.5:72b`"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stdout.contains("systemctl stop ollama"),
+        "{}",
+        out.stdout
+    );
+}

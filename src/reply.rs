@@ -36,6 +36,8 @@ pub enum Block {
     PlanChange(Box<PlanChange>),
     /// The run as it is beside a hypothetical one; nothing adopted.
     WhatIf(Box<WhatIf>),
+    /// The current plan in one line.
+    Summary(Box<PlanSummary>),
     /// The shared-pool report, process by process.
     Pool(Box<PoolView>),
     /// The thermal analysis and the samples its chart is drawn from.

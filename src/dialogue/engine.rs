@@ -220,10 +220,23 @@ fn compose(
         ));
     }
 
+    if a.request == Some(Request::Summary)
+        && !a.changed_run()
+        && let Some((plan, _)) = crate::dialogue::plan_turn::build_plan(&session.facts, k)
+    {
+        reply.push(Block::Summary(Box::new(crate::dialogue::whatif::summary(
+            &plan,
+        ))));
+        reply.verdict = Some(plan.judgement.verdict);
+        return reply;
+    }
     let wants_plan = a.changed_run()
         || a.solve.is_some()
         || a.adopted
-        || matches!(a.request, Some(Request::FullPlan | Request::NextStep));
+        || matches!(
+            a.request,
+            Some(Request::FullPlan | Request::NextStep | Request::Summary)
+        );
     if wants_plan && !oom {
         plan_part(session, a, now, k, &mut reply);
     }

@@ -31,6 +31,8 @@ pub enum Request {
     FullPlan,
     /// "what do I do now?", "next step?".
     NextStep,
+    /// "how much memory will this need?", "what's the peak now?".
+    Summary,
 }
 
 /// One sentence of the owner's words and what it means.
@@ -63,6 +65,11 @@ static FULL_PLAN: LazyLock<Regex> = LazyLock::new(|| {
 static NEXT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|what else (?:can|could|should|do) i (?:do|try)|any other (?:options?|ideas?|way)|what are my options|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
+    )
+});
+static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(how much (?:memory|ram|vram|gb)|what(?:'s| is| are) (?:the|my) (?:peak|total|estimate|verdict|numbers)|(?:will|does|would|can) (?:it|this|the run|that|my run) (?:still |now )?fit|is it (?:still |now )?(?:going to )?fit|where (?:do|does) (?:i|it|we) stand)\b",
     )
 });
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[?!]+|\.\s+|\.$|\n+"));
@@ -119,6 +126,8 @@ pub fn request(text: &str) -> Option<Request> {
         Some(Request::FullPlan)
     } else if NEXT_STEP.is_match(t) {
         Some(Request::NextStep)
+    } else if SUMMARY.is_match(t) {
+        Some(Request::Summary)
     } else {
         None
     }
@@ -196,6 +205,11 @@ mod tests {
             Some(Request::NextStep)
         );
         assert_eq!(request("batch 2"), None);
+        assert_eq!(
+            request("how much memory will this need?"),
+            Some(Request::Summary)
+        );
+        assert_eq!(request("what's the peak now?"), Some(Request::Summary));
         assert_eq!(short_answer("ok do that"), None);
         assert_eq!(short_answer("yes"), Some(Approval::Yes));
     }

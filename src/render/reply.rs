@@ -49,6 +49,10 @@ fn block(b: &Block, k: &Knowledge) -> String {
             summary(&w.current),
             summary(&w.hypothetical)
         ),
+        Block::Summary(s) => format!(
+            "Your run: {}.\n\nThe full worksheet is one request away: say \"full plan\".",
+            summary(s)
+        ),
         Block::Pool(p) => procs_markdown(&p.report, &p.need_source),
         Block::Thermal(t) => {
             let mut md = thermal_markdown(&t.analysis, k);

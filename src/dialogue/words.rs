@@ -26,6 +26,40 @@ static NO_FREE_NOW: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(halve|half|double|twice)\s+(?:the\s+)?(batch(?:\s*size)?|packing(?:\s*length)?|pack|seq(?:uence)?\s*len(?:gth)?|context(?:\s*length)?)\b",
+    )
+});
+
+/// "halve the batch", "double the packing": a change relative to the run's
+/// own value, so it can only be read with the facts at hand.
+fn relative(text: &str, facts: &Facts) -> Option<Found> {
+    let c = RELATIVE.captures(text)?;
+    let halve = c[1].to_ascii_lowercase().starts_with("hal");
+    let batch = c[2].to_ascii_lowercase().starts_with("batch");
+    let current = if batch {
+        facts.batch.as_ref()?.value
+    } else {
+        facts.pack.as_ref()?.value
+    };
+    let new = if halve {
+        (current / 2).max(1)
+    } else {
+        current.saturating_mul(2)
+    };
+    let kind = if batch { "batch" } else { "pack" };
+    let slot = match crate::calc::setup::out_of_range(kind, new) {
+        Some(why) => Slot::OutOfRange(why),
+        None if batch => Slot::Batch(new),
+        None => Slot::Pack(new),
+    };
+    Some(Found {
+        slot,
+        words: c[0].to_string(),
+    })
+}
+
 /// Does this slot give a value different from what the run already has?
 fn conflicts(facts: &Facts, found: &Found) -> bool {
     let mut probe = facts.clone();
@@ -246,7 +280,11 @@ pub fn absorb_words(
     // setting in a question is hypothetical.
     let describing = !crate::dialogue::plan_turn::missing(&session.facts).is_empty();
     for sentence in sentences(text) {
-        for found in extract(&sentence.text, k) {
+        let mut found_here = extract(&sentence.text, k);
+        if let Some(r) = relative(&sentence.text, &session.facts) {
+            found_here.push(r);
+        }
+        for found in found_here {
             match &found.slot {
                 Slot::Solve(what) => out.solve = Some(*what),
                 Slot::TensorParallel => out.tensor_parallel = true,
@@ -357,5 +395,36 @@ mod tests {
             Some(-18000.0)
         );
         assert_eq!(log_tz_in("LoRA on Qwen2.5 7B"), None);
+    }
+
+    fn known(value: u64) -> Option<Known<u64>> {
+        Some(Known {
+            value,
+            words: String::new(),
+            at: jiff::Timestamp::UNIX_EPOCH,
+        })
+    }
+
+    #[test]
+    fn halving_and_doubling_read_against_the_runs_own_values() {
+        let facts = Facts {
+            batch: known(4),
+            pack: known(2048),
+            ..Facts::default()
+        };
+        let halved = relative("what if I halve the batch size?", &facts).unwrap();
+        assert_eq!(halved.slot, Slot::Batch(2));
+        let doubled = relative("and double the packing", &facts).unwrap();
+        assert_eq!(doubled.slot, Slot::Pack(4096));
+        // Nothing to halve yet: no guess.
+        assert!(relative("halve the batch", &Facts::default()).is_none());
+        let one = Facts {
+            batch: known(1),
+            ..Facts::default()
+        };
+        assert_eq!(
+            relative("halve the batch", &one).unwrap().slot,
+            Slot::Batch(1)
+        );
     }
 }

@@ -10,18 +10,60 @@ use crate::extract::slots::Found;
 use crate::knowledge::Knowledge;
 use crate::reply::{Block, PlanChange, PlanSummary, WhatIf};
 
+/// Settings a one-line title leaves out unless two plans differ in them:
+/// without them "before" and "after" would read the same but for the peak.
+type Setting = fn(&crate::calc::setup::PlanInput) -> String;
+const EXTRA_SETTINGS: &[Setting] = &[
+    |i| {
+        format!(
+            "checkpointing {}",
+            if i.grad_checkpointing { "on" } else { "off" }
+        )
+    },
+    |i| format!("weights {}", i.weight_format.key()),
+    |i| format!("rank {}", i.lora_rank),
+    |i| format!("targets {}", i.lora_targets.label()),
+    |i| format!("LoRA dropout {}", if i.lora_dropout { "on" } else { "off" }),
+    |i| format!("precision {}", i.precision.key()),
+    |i| format!("attention {}", i.attention.key()),
+    |i| format!("loss {}", i.loss.key()),
+    |i| format!("{} node(s) {}", i.nodes, i.sharding.key()),
+    |i| format!("packed {}", if i.runtime.packed { "yes" } else { "no" }),
+    |i| format!("eval batch {}", i.runtime.eval_batch),
+    |i| format!("resuming {}", if i.runtime.resumes { "yes" } else { "no" }),
+    |i| format!("loader {}", i.runtime.loader.label()),
+];
+
 /// The figures a short reply shows for one plan.
 pub fn summary(plan: &Plan) -> PlanSummary {
+    titled(plan, &[])
+}
+
+/// Two plans' summaries, each title naming every setting they differ in.
+fn pair(a: &Plan, b: &Plan) -> (PlanSummary, PlanSummary) {
+    let differing: Vec<Setting> = EXTRA_SETTINGS
+        .iter()
+        .copied()
+        .filter(|f| f(&a.input) != f(&b.input))
+        .collect();
+    (titled(a, &differing), titled(b, &differing))
+}
+
+fn titled(plan: &Plan, extras: &[Setting]) -> PlanSummary {
     let i = &plan.input;
+    let mut settings = vec![
+        i.dtype.key().to_string(),
+        i.optimizer.key().to_string(),
+        format!("batch {}", i.batch),
+        format!("pack {}", i.pack),
+    ];
+    settings.extend(extras.iter().map(|f| f(i)));
     PlanSummary {
         title: format!(
-            "{} {} ({}, {}, batch {}, pack {})",
+            "{} {} ({})",
             i.model.display,
             i.method.label(),
-            i.dtype.key(),
-            i.optimizer.key(),
-            i.batch,
-            i.pack
+            settings.join(", ")
         ),
         peak_centi_gb: plan.estimate.total_centi_gb,
         binding: plan.estimate.binding.label(),
@@ -73,10 +115,11 @@ pub fn what_if_block(facts: &Facts, what_if: &[Found], k: &Knowledge) -> Option<
     let after = hypothetical(facts, what_if);
     let (now, _) = build_plan(facts, k)?;
     let (then, _) = build_plan(&after, k)?;
+    let (current, hypothetical) = pair(&now, &then);
     Some(Block::WhatIf(Box::new(WhatIf {
         changes: changes(facts, &after),
-        current: summary(&now),
-        hypothetical: summary(&then),
+        current,
+        hypothetical,
     })))
 }
 
@@ -84,9 +127,10 @@ pub fn what_if_block(facts: &Facts, what_if: &[Found], k: &Knowledge) -> Option<
 pub fn change_block(before: &Facts, after: &Facts, k: &Knowledge) -> Option<Block> {
     let (old, _) = build_plan(before, k)?;
     let (new, _) = build_plan(after, k)?;
+    let (before_summary, after_summary) = pair(&old, &new);
     Some(Block::PlanChange(Box::new(PlanChange {
         changes: changes(before, after),
-        before: summary(&old),
-        after: summary(&new),
+        before: before_summary,
+        after: after_summary,
     })))
 }

@@ -85,7 +85,7 @@ static PACK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(adafactor|paged[_-]?adamw?[_-]?(?:8|32)[_-]?bit|adamw?[\s_-]?(?:bnb[_-]?)?8[\s_-]?bit|(?:bnb[\s_-]?)?8[\s_-]?bit[\s_-]?adamw?|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
+        r"(?i)\b(adafactor|paged[\s_-]?adamw?[\s_-]?(?:8|32)[\s_-]?bit|adamw?[\s_-]?(?:bnb[_-]?)?8[\s_-]?bit|(?:bnb[\s_-]?)?8[\s_-]?bit[\s_-]?adamw?|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
     )
 });
 static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
@@ -349,7 +349,8 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     if let Some(c) = OPTIMIZER.captures(text) {
         let word = c[1].to_ascii_lowercase().replace(['-', ' '], "_");
         let key = if word.starts_with("paged") {
-            word.replace("adam_", "adamw_")
+            let bits = if word.contains("32") { 32 } else { 8 };
+            format!("paged_adamw_{bits}bit")
         } else if word.contains('8') {
             "adamw_8bit".to_string()
         } else {

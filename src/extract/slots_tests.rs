@@ -59,9 +59,20 @@ fn bare_sizes_and_knobs() {
         slots("adamw 8-bit"),
         vec![Slot::Optimizer(Optimizer::AdamW8bit)]
     );
+    for text in [
+        "optim=paged_adamw_8bit",
+        "what if I use paged adamw 8bit",
+        "paged adam 8-bit",
+    ] {
+        assert_eq!(
+            slots(text),
+            vec![Slot::Optimizer(Optimizer::PagedAdamW8bit)],
+            "{text}"
+        );
+    }
     assert_eq!(
-        slots("optim=paged_adamw_8bit"),
-        vec![Slot::Optimizer(Optimizer::PagedAdamW8bit)]
+        slots("paged_adamw_32bit"),
+        vec![Slot::Optimizer(Optimizer::PagedAdamW32bit)]
     );
     assert_eq!(
         slots("no gradient checkpointing"),

@@ -241,3 +241,21 @@ fn ollama_unload_comes_before_stopping_the_server() {
         out.stdout
     );
 }
+
+/// A what-if in a setting the one-line title leaves out (checkpointing) names
+/// it on both lines; "paged adamw 8bit" stays the paged optimizer; "halve the
+/// batch" is read against the run's own batch.
+#[test]
+fn what_ifs_name_the_setting_and_read_relative_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin("full fine-tune Llama 3.1 8B, bf16, adamw, batch 4, seq len 4096, gradient checkpointing on\n\nwould it fit without gradient checkpointing?\n\nwhat if I use paged adamw 8bit instead?\n\nwhat if I halve the batch?\n")
+        .run()
+        .ok();
+    let o = &out.stdout;
+    assert!(o.contains("pack 4096, checkpointing on): peak"), "{o}");
+    assert!(o.contains("pack 4096, checkpointing off): peak"), "{o}");
+    assert!(o.contains("What if optimizer adamw → paged_adamw_8bit"), "{o}");
+    assert!(o.contains("What if batch 4 → 2"), "{o}");
+    assert!(o.contains("(bf16, adamw, batch 2, pack 4096): peak"), "{o}");
+}

@@ -43,6 +43,12 @@ impl Conversation {
     }
 }
 
+/// One conversation of the test's own, piped through a fresh data directory.
+fn converse(text: &str) -> String {
+    let data = tempfile::tempdir().unwrap();
+    Headroom::new(data.path()).stdin(text).run().ok().stdout
+}
+
 #[test]
 fn no_conversation_gets_the_old_dead_end() {
     let dir = repo().join("../shared/conversations");
@@ -214,32 +220,17 @@ fn c18_vllm_and_its_engine_get_one_recommendation() {
 /// model (keeping the server) is offered first, and given only on a yes.
 #[test]
 fn ollama_unload_comes_before_stopping_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Headroom::new(dir.path())
-        .stdin("LoRA on Qwen2.5 32B, bf16, batch 1, packing 2048\n\n  NAME             ID              SIZE      PROCESSOR    CONTEXT    UNTIL\n  qwen2.5:72b      424bad2cc13f    51 GB     100% GPU     32768      Forever\n\nyes\n")
-        .run()
-        .ok();
-    let before_yes = out.stdout.split("Approved.").next().unwrap_or("");
+    let out = converse(
+        "LoRA on Qwen2.5 32B, bf16, batch 1, packing 2048\n\n  NAME             ID              SIZE      PROCESSOR    CONTEXT    UNTIL\n  qwen2.5:72b      424bad2cc13f    51 GB     100% GPU     32768      Forever\n\nyes\n",
+    );
+    let before_yes = out.split("Approved.").next().unwrap_or("");
     assert!(
         before_yes.contains("unload qwen2.5:72b from Ollama (the server keeps running)"),
-        "{}",
-        out.stdout
+        "{out}"
     );
-    assert!(
-        !before_yes.contains("`ollama stop qwen2.5:72b`"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout.contains("`ollama stop qwen2.5:72b`"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        !out.stdout.contains("systemctl stop ollama"),
-        "{}",
-        out.stdout
-    );
+    assert!(!before_yes.contains("`ollama stop qwen2.5:72b`"), "{out}");
+    assert!(out.contains("`ollama stop qwen2.5:72b`"), "{out}");
+    assert!(!out.contains("systemctl stop ollama"), "{out}");
 }
 
 /// A what-if in a setting the one-line title leaves out (checkpointing) names
@@ -247,15 +238,16 @@ fn ollama_unload_comes_before_stopping_the_server() {
 /// batch" is read against the run's own batch.
 #[test]
 fn what_ifs_name_the_setting_and_read_relative_changes() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Headroom::new(dir.path())
-        .stdin("full fine-tune Llama 3.1 8B, bf16, adamw, batch 4, seq len 4096, gradient checkpointing on\n\nwould it fit without gradient checkpointing?\n\nwhat if I use paged adamw 8bit instead?\n\nwhat if I halve the batch?\n")
-        .run()
-        .ok();
-    let o = &out.stdout;
+    let out = converse(
+        "full fine-tune Llama 3.1 8B, bf16, adamw, batch 4, seq len 4096, gradient checkpointing on\n\nwould it fit without gradient checkpointing?\n\nwhat if I use paged adamw 8bit instead?\n\nwhat if I halve the batch?\n",
+    );
+    let o = &out;
     assert!(o.contains("pack 4096, checkpointing on): peak"), "{o}");
     assert!(o.contains("pack 4096, checkpointing off): peak"), "{o}");
-    assert!(o.contains("What if optimizer adamw → paged_adamw_8bit"), "{o}");
+    assert!(
+        o.contains("What if optimizer adamw → paged_adamw_8bit"),
+        "{o}"
+    );
     assert!(o.contains("What if batch 4 → 2"), "{o}");
     assert!(o.contains("(bf16, adamw, batch 2, pack 4096): peak"), "{o}");
 }

@@ -251,8 +251,23 @@ pub fn load_note(session: &Session, k: &Knowledge) -> Option<String> {
 /// The plan's own figure for the run as it is, for context on the ladder.
 fn plan_line(session: &Session, k: &Knowledge) -> Option<String> {
     let (plan, _) = build_plan(&session.facts, k)?;
+    let f = &session.facts;
+    let assumed: Vec<&str> = [
+        ("dtype", f.dtype.is_none()),
+        ("batch", f.batch.is_none()),
+        ("packing", f.pack.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(name, missing)| missing.then_some(name))
+    .collect();
+    let assumed = if assumed.is_empty() {
+        String::new()
+    } else {
+        format!("; {} assumed until you tell me yours", assumed.join(", "))
+    };
     Some(format!(
-        "For context, the estimator's figure for this run as planned: peak {} GB ({} binds) against the {} GB budget{}: {}.",
+        "For context, the estimator's figure for this run as planned, {}{assumed}: peak {} GB ({} binds) against the {} GB budget{}: {}.",
+        crate::dialogue::whatif::summary(&plan).title,
         show_centi(plan.estimate.total_centi_gb),
         plan.estimate.binding.label(),
         show_centi(plan.budget.centi_gb),
@@ -308,6 +323,13 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
             md.push_str(". I work the OOM ladder in order, never skipping ahead, and each step's result comes before the next: (1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA.");
             push(md);
             push(plan_line(session, k).unwrap_or_default());
+            if let Some(figures) = &ladder.figures {
+                let plan = build_plan(&session.facts, k).map(|(p, _)| p);
+                push(crate::dialogue::oom_figures_note::figures_note(
+                    figures,
+                    plan.as_ref(),
+                ));
+            }
         }
         OomEvent::PhaseSet => push(format!(
             "Noted: {}.",

@@ -9,6 +9,7 @@ pub mod meminfo;
 pub mod nvidia_smi;
 pub mod ollama_ps;
 pub mod oom;
+pub mod oom_figures;
 pub mod paths;
 pub mod ps;
 pub mod reading;

@@ -34,6 +34,8 @@ pub struct OomReport {
     pub tried_to_allocate: Option<String>,
     /// The line that showed it, for quoting back.
     pub evidence: String,
+    /// The memory figures PyTorch printed with it.
+    pub figures: Option<crate::extract::oom_figures::OomFigures>,
 }
 
 /// A rung of the ladder, in the seed's order.
@@ -94,6 +96,7 @@ pub fn oom_report(text: &str) -> Option<OomReport> {
         at_step: AT_STEP.captures(text).and_then(|c| c[1].parse().ok()),
         tried_to_allocate: TRIED.captures(text).map(|c| c[1].to_string()),
         evidence: line.trim().chars().take(200).collect(),
+        figures: crate::extract::oom_figures::oom_figures(text),
     })
 }
 

@@ -251,3 +251,27 @@ fn what_ifs_name_the_setting_and_read_relative_changes() {
     assert!(o.contains("What if batch 4 → 2"), "{o}");
     assert!(o.contains("(bf16, adamw, batch 2, pack 4096): peak"), "{o}");
 }
+
+/// A PyTorch OOM message's own figures are read back in both units and set
+/// beside the plan; the settings the plan had to assume are named.
+#[test]
+fn an_oom_messages_figures_are_read_and_the_assumptions_named() {
+    let out = converse(
+        "my qlora run on qwen2.5 72b just crashed with this\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 119.70 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 102.33 GiB memory in use. Of the allocated memory 98.10 GiB is allocated by PyTorch, and 2.71 GiB is reserved by PyTorch but unallocated.\n",
+    );
+    // 102.33 GiB × 1.073741824 = 109.876 GB, rounded up as memory in use.
+    assert!(
+        out.contains("this process held 102.33 GiB (109.88 GB)"),
+        "{out}"
+    );
+    // 119.70 - 1.02 - 102.33 = 16.35 GiB outside the process.
+    assert!(
+        out.contains("so 16.35 GiB (17.56 GB) was in use outside"),
+        "{out}"
+    );
+    assert!(out.contains("too fragmented"), "{out}");
+    assert!(
+        out.contains("dtype, batch, packing assumed until you tell me yours"),
+        "{out}"
+    );
+}

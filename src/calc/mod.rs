@@ -14,3 +14,4 @@ pub mod solve;
 pub mod thermal;
 pub mod units;
 pub mod verdict;
+pub mod vllm_share;

@@ -94,16 +94,21 @@ fn cap_of(p: &Process, k: &Knowledge) -> (Option<f64>, String) {
     }
 }
 
+/// What the run and the servers' caps share: what the OS reports less the
+/// reserve. Caps are fractions of what CUDA reports; the OS figure is the
+/// smaller and honest one for the whole box.
+pub fn pool_budget_centi(k: &Knowledge) -> u64 {
+    let os_total = k.spark("memory the OS reports");
+    let reserve = k.spark("OS and driver reserve");
+    crate::calc::units::centi_gb_down(os_total.value * GIB)
+        .saturating_sub(centi_gb_up(reserve.value * GB))
+}
+
 /// Recommend keep or stop for each process, for a run that needs `need`
 /// bytes (when known).
 pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> PoolReport {
-    let reserve = k.spark("OS and driver reserve");
     let pool = pool_bytes(k);
-    // Caps are fractions of what CUDA reports; the budget is what the OS
-    // reports, the smaller and honest figure for the whole box.
-    let os_total = k.spark("memory the OS reports");
-    let budget_centi = crate::calc::units::centi_gb_down(os_total.value * GIB)
-        .saturating_sub(centi_gb_up(reserve.value * GB));
+    let budget_centi = pool_budget_centi(k);
     let near = k.spark("near-capacity cap").value;
     let small = k.spark("small capped job");
     let coexist = k.spark("coexisting server cap").value;
@@ -220,17 +225,24 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
         need_centi_gb: need_centi,
         pool_budget_centi_gb: budget_centi,
         kept_caps_centi_gb: kept_caps,
-        pool_text: format!(
-            "vLLM's fraction applies to the {} GiB CUDA reports ({}); the pool budget is the {} GiB the OS reports ({}) = {} GB, minus the {} GB OS/driver reserve = {} GB",
-            plain(k.spark("memory CUDA reports").value),
-            k.spark("memory CUDA reports").cite,
-            plain(os_total.value),
-            os_total.cite,
-            show_centi(crate::calc::units::centi_gb_down(os_total.value * GIB)),
-            plain(reserve.value),
-            show_centi(budget_centi)
-        ),
+        pool_text: pool_budget_text(k),
     }
+}
+
+/// How the pool budget is made, with its sources.
+pub fn pool_budget_text(k: &Knowledge) -> String {
+    let os_total = k.spark("memory the OS reports");
+    let reserve = k.spark("OS and driver reserve");
+    format!(
+        "vLLM's fraction applies to the {} GiB CUDA reports ({}); the pool budget is the {} GiB the OS reports ({}) = {} GB, minus the {} GB OS/driver reserve = {} GB",
+        plain(k.spark("memory CUDA reports").value),
+        k.spark("memory CUDA reports").cite,
+        plain(os_total.value),
+        os_total.cite,
+        show_centi(crate::calc::units::centi_gb_down(os_total.value * GIB)),
+        plain(reserve.value),
+        show_centi(pool_budget_centi(k))
+    )
 }
 
 #[cfg(test)]

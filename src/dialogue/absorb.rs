@@ -79,6 +79,8 @@ pub struct Absorbed {
     pub procs: bool,
     /// `ollama ps` was pasted.
     pub ollama: bool,
+    /// A vLLM log was pasted.
+    pub vllm_log: bool,
     pub evidence: Option<Evidence>,
     /// A "yes"/"no" arrived with nothing waiting for one.
     pub stray_answer: bool,
@@ -186,6 +188,14 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
             });
             out.ollama = true;
             propose_stops(session, k);
+        }
+        Reading::VllmLog(log) => {
+            session.vllm_log = Some(Known {
+                value: log,
+                words: "your pasted vLLM log".into(),
+                at,
+            });
+            out.vllm_log = true;
         }
         Reading::SmiTable(t) => out.evidence = Some(Evidence::SmiTable(t)),
         Reading::ComputeApps(p) => out.evidence = Some(Evidence::ComputeApps(p)),

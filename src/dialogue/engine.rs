@@ -146,6 +146,11 @@ fn compose(
     if a.procs || a.ollama {
         reply.blocks.extend(pool_blocks(session, k));
     }
+    if a.vllm_log {
+        reply
+            .blocks
+            .extend(crate::dialogue::vllm_turn::vllm_blocks(session, k));
+    }
     if let Some(e) = &a.evidence {
         reply.blocks.extend(evidence_blocks(e, k));
     }

@@ -17,5 +17,6 @@ pub mod session;
 pub mod slot_table;
 pub mod thermal_turn;
 pub mod trainer;
+pub mod vllm_turn;
 pub mod whatif;
 pub mod words;

@@ -14,7 +14,7 @@ use crate::knowledge::Knowledge;
 use crate::reply::{Block, PoolView};
 
 /// The run's binding peak and where it comes from ("your run needs X GB").
-fn need(session: &Session, k: &Knowledge) -> Option<(u64, String)> {
+pub(crate) fn need(session: &Session, k: &Knowledge) -> Option<(u64, String)> {
     let (plan, _) = build_plan(&session.facts, k)?;
     let i = &plan.input;
     Some((

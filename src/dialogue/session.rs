@@ -30,6 +30,8 @@ pub struct Session {
     pub procs: Option<Known<String>>,
     /// The last pasted `ollama ps`, raw.
     pub ollama: Option<Known<String>>,
+    /// The last pasted vLLM log's memory figures.
+    pub vllm_log: Option<Known<crate::extract::vllm_log::VllmLog>>,
     /// A what-if shown beside the run, waiting to be adopted or dropped.
     pub what_if: Option<Known<Vec<crate::extract::slots::Found>>>,
     /// A model the owner named that the catalog lacks, until its

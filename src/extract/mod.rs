@@ -17,6 +17,7 @@ pub mod slots;
 pub mod thermal_csv;
 pub mod train_log;
 pub mod trainer_config;
+pub mod vllm_log;
 pub mod when;
 
 /// Compile one of the built-in patterns; they are fixed at build time and

@@ -30,6 +30,8 @@ pub enum Reading {
     ThermalCsv,
     /// A pasted training log, kept raw for the same reason.
     TrainLog,
+    /// vLLM's own log: the inference server's memory, not the run's.
+    VllmLog(crate::extract::vllm_log::VllmLog),
     ConfigJson(Box<Arch>),
     TrainerConfig(TrainerConfig),
     /// File paths typed on their own (absolute, relative or `~`).
@@ -105,6 +107,7 @@ pub static READERS: &[&dyn Reader] = &[
     &crate::extract::nvidia_smi::ComputeAppsPaste,
     &crate::extract::ollama_ps::OllamaPsPaste,
     &crate::extract::ps::ProcessListing,
+    &crate::extract::vllm_log::VllmLogPaste,
     &crate::extract::config_json::ConfigJsonPaste,
     &crate::extract::thermal_csv::ThermalPaste,
     &crate::extract::oom::OomPaste,
@@ -155,6 +158,9 @@ mod tests {
                 "`nvidia-smi --query-compute-apps` output",
             ),
             ("ollama-ps.txt", "`ollama ps` output"),
+            ("vllm-startup-gb10.txt", "a vLLM log"),
+            ("vllm-startup-oom-error.txt", "a vLLM log"),
+            ("vllm-stats.txt", "a vLLM log"),
             ("ps-ef-ollama-runner.txt", "a process listing"),
             ("ps-aux-ollama-zh-locale.txt", "a process listing"),
             ("pgrep-llama-server.txt", "a process listing"),

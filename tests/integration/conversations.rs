@@ -275,3 +275,34 @@ fn an_oom_messages_figures_are_read_and_the_assumptions_named() {
         "{out}"
     );
 }
+
+/// A pasted vLLM startup log is the server's data: its paths and attention
+/// backend never reach the run, and its fraction is set against the run.
+#[test]
+fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
+    let log =
+        std::fs::read_to_string(repo().join("../shared/fixtures/vllm-startup-gb10.txt")).unwrap();
+    let out = converse(&format!(
+        "can I run vllm beside my training? it's a LoRA on Qwen2.5 14B, bf16, batch 4, packing 2048\n\n{}\n",
+        log.trim()
+    ));
+    assert!(!out.contains("I could not read"), "{out}");
+    assert!(!out.contains("attention sdpa"), "{out}");
+    assert!(out.contains("gpu_memory_utilization 0.8"), "{out}");
+    // 0.8 × 121.69 GiB = 97.352 GiB = 104.531 GB, rounded up.
+    assert!(out.contains("0.8 × 121.69 GiB"), "{out}");
+    assert!(out.contains("= 104.54 GB"), "{out}");
+    assert!(out.contains("they do not fit side by side"), "{out}");
+    assert!(out.contains("`--gpu-memory-utilization 0.34`"), "{out}");
+}
+
+/// vLLM's startup refusal is read with its own figures.
+#[test]
+fn vllms_startup_refusal_is_explained_with_its_figures() {
+    let log = std::fs::read_to_string(repo().join("../shared/fixtures/vllm-startup-oom-error.txt"))
+        .unwrap();
+    let out = converse(&format!("{}\n", log.trim()));
+    assert!(out.contains("vLLM refused to start"), "{out}");
+    assert!(out.contains("74.9 / 142.5 = 0.52"), "{out}");
+    assert!(!out.contains("OOM noted"), "{out}");
+}

@@ -1,0 +1,90 @@
+//! A vLLM server beside the run: what its memory fraction claims of the pool,
+//! whether the run fits in what is left, and the largest fraction that
+//! leaves the run its peak. vLLM pre-allocates its whole fraction at start
+//! (weights, activations, KV cache), so the fraction, not its load, counts.
+
+use crate::calc::pool::pool_budget_centi;
+use crate::calc::units::{GIB, centi_gb_up};
+use crate::knowledge::Knowledge;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VllmShare {
+    /// The fraction the server was started with.
+    pub fraction: f64,
+    /// What CUDA reports on a GB10, GiB: the base of the fraction.
+    pub cuda_gib: f64,
+    /// fraction × cuda_gib, hundredths of a GB, rounded up.
+    pub claim_centi_gb: u64,
+    /// The pool the run and the server share, hundredths of a GB.
+    pub budget_centi_gb: u64,
+    /// The run's binding peak, when it can be planned.
+    pub need_centi_gb: Option<u64>,
+    /// The largest fraction (two decimals, rounded down) that leaves the
+    /// run its peak; None when the run is unknown or nothing is left.
+    pub largest_fraction: Option<f64>,
+}
+
+impl VllmShare {
+    /// Claim plus the run's peak within the budget.
+    pub fn fits(&self) -> Option<bool> {
+        self.need_centi_gb
+            .map(|need| self.claim_centi_gb + need <= self.budget_centi_gb)
+    }
+
+    /// CUDA's memory in hundredths of a GB, rounded down (a divisor that
+    /// may not flatter the largest fraction).
+    pub fn cuda_centi_gb(&self) -> u64 {
+        crate::calc::units::centi_gb_down(self.cuda_gib * GIB)
+    }
+}
+
+/// The share for a server at `fraction`, beside a run needing `need_centi`.
+pub fn share(fraction: f64, need_centi: Option<u64>, k: &Knowledge) -> VllmShare {
+    let cuda_gib = k.spark("memory CUDA reports").value;
+    let budget = pool_budget_centi(k);
+    let cuda_centi = crate::calc::units::centi_gb_down(cuda_gib * GIB);
+    let largest_fraction = need_centi.and_then(|need| {
+        let left = budget.checked_sub(need)?;
+        // Hundredths of a fraction, rounded down: the run keeps its peak.
+        let hundredths = left * 100 / cuda_centi;
+        (hundredths > 0).then_some(hundredths as f64 / 100.0)
+    });
+    VllmShare {
+        fraction,
+        cuda_gib,
+        claim_centi_gb: centi_gb_up(fraction * cuda_gib * GIB),
+        budget_centi_gb: budget,
+        need_centi_gb: need_centi,
+        largest_fraction,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_at_point_eight_beside_a_78_gb_run() {
+        let k = Knowledge::embedded();
+        let s = share(0.8, Some(7808), k);
+        // 0.8 × 121.69 GiB = 97.352 GiB = 104.531 GB, rounded up to 104.54.
+        assert_eq!(s.claim_centi_gb, 10454);
+        // 119 GiB = 127.77 GB (down) less the 4 GB reserve.
+        assert_eq!(s.budget_centi_gb, 12377);
+        assert_eq!(s.fits(), Some(false));
+        // (123.77 − 78.08) / 130.66 = 0.3496… → 0.34.
+        assert_eq!(s.cuda_centi_gb(), 13066);
+        assert_eq!(s.largest_fraction, Some(0.34));
+        let at_largest = share(0.34, Some(7808), k);
+        assert_eq!(at_largest.fits(), Some(true));
+        let just_above = share(0.35, Some(7808), k);
+        assert_eq!(just_above.fits(), Some(false));
+    }
+
+    #[test]
+    fn nothing_left_for_a_server() {
+        let s = share(0.5, Some(13000), Knowledge::embedded());
+        assert_eq!(s.largest_fraction, None);
+        assert_eq!(s.fits(), Some(false));
+    }
+}

@@ -1,0 +1,112 @@
+//! A pasted vLLM log in the dialogue: what the server's fraction claims of
+//! the pool, whether the run fits beside it, and the largest fraction that
+//! would let both run. Nothing here changes the run or the server.
+
+use crate::calc::units::{plain, show_centi};
+use crate::calc::vllm_share::share;
+use crate::dialogue::pool_turn::need;
+use crate::dialogue::session::Session;
+use crate::extract::vllm_log::VllmLog;
+use crate::knowledge::Knowledge;
+use crate::reply::Block;
+
+fn refusal_block(log: &VllmLog) -> Option<Block> {
+    let r = log.refused.as_ref()?;
+    Some(Block::Text(format!(
+        "vLLM refused to start: it wanted {} of the {} GiB its CUDA reported = {} GiB, but only {} GiB was free at startup. A fraction of at most {} / {} = {:.2} would have started it, and that before leaving anything for a trainer; the rest was held by other processes or page cache (`free -g` and `ps aux` show which).",
+        plain(r.utilization),
+        plain(r.total_gib),
+        plain(r.wanted_gib),
+        plain(r.free_gib),
+        plain(r.free_gib),
+        plain(r.total_gib),
+        (r.free_gib / r.total_gib * 100.0).floor() / 100.0
+    )))
+}
+
+/// The blocks for the last pasted vLLM log.
+pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
+    let Some(known) = &session.vllm_log else {
+        return Vec::new();
+    };
+    let log = &known.value;
+    let mut out = Vec::new();
+    let mut read = Vec::new();
+    if let Some(f) = log.utilization {
+        read.push(format!("gpu_memory_utilization {}", plain(f)));
+    }
+    if let Some(g) = log.model_load_gib {
+        read.push(format!("model loading took {} GiB", plain(g)));
+    }
+    if let Some(g) = log.kv_cache_gib {
+        read.push(format!("KV cache pre-allocated {} GiB", plain(g)));
+    }
+    out.push(Block::Text(format!(
+        "Read from your vLLM log: {}. It is the inference server's log, so nothing in it changes your training run.",
+        read.join(", ")
+    )));
+    if let Some(b) = refusal_block(log) {
+        out.push(b);
+        return out;
+    }
+    let Some(fraction) = log.utilization else {
+        return out;
+    };
+    let run = need(session, k);
+    let s = share(fraction, run.as_ref().map(|(c, _)| *c), k);
+    let mut lines = vec![format!(
+        "vLLM claims its whole fraction at start, whatever it serves: {} × {} GiB (what CUDA reports on a GB10, knowledge/spark.md) = {} GB [the log's `gpu_memory_utilization`]",
+        plain(fraction),
+        plain(s.cuda_gib),
+        show_centi(s.claim_centi_gb)
+    )];
+    lines.push(crate::calc::pool::pool_budget_text(k));
+    let Some((need_centi, need_words)) = run else {
+        lines.push("your run: not planned yet, so I cannot say whether it fits beside the server; give me the model, method, dtype, batch and packing".into());
+        out.push(Block::List(lines));
+        return out;
+    };
+    lines.push(format!(
+        "your run: {} GB ({need_words})",
+        show_centi(need_centi)
+    ));
+    let together = s.claim_centi_gb + need_centi;
+    lines.push(format!(
+        "together: {} GB + {} GB = {} GB against the {} GB pool budget: {}",
+        show_centi(s.claim_centi_gb),
+        show_centi(need_centi),
+        show_centi(together),
+        show_centi(s.budget_centi_gb),
+        if s.fits() == Some(true) {
+            "they fit side by side"
+        } else {
+            "they do not fit side by side"
+        }
+    ));
+    let weights_fit = |f: f64| log.model_load_gib.is_none_or(|g| f * s.cuda_gib > g);
+    lines.push(match s.largest_fraction {
+        Some(f) if !weights_fit(f) => format!(
+            "the largest fraction that leaves your run its peak is {} ({} × {} GiB = {:.2} GiB), less than the {} GiB the model took to load: vLLM cannot serve this model beside this run; stop it for the run, or make the run smaller (shorter packing first, then a smaller batch)",
+            plain(f),
+            plain(f),
+            plain(s.cuda_gib),
+            f * s.cuda_gib,
+            plain(log.model_load_gib.unwrap_or_default())
+        ),
+        Some(f) => format!(
+            "the largest fraction that leaves your run its peak: ({} GB − {} GB) / {} GB = {} (rounded down to two decimals), i.e. `--gpu-memory-utilization {}`; the KV cache shrinks with it, so check vLLM still serves your context length",
+            show_centi(s.budget_centi_gb),
+            show_centi(need_centi),
+            show_centi(s.cuda_centi_gb()),
+            plain(f),
+            plain(f)
+        ),
+        None => format!(
+            "no fraction leaves your run its peak: the run alone needs {} GB of the {} GB pool budget, so the server has to be stopped for this run, or the run made smaller (shorter packing first, then a smaller batch)",
+            show_centi(need_centi),
+            show_centi(s.budget_centi_gb)
+        ),
+    });
+    out.push(Block::List(lines));
+    out
+}

@@ -1,0 +1,143 @@
+//! Reads a pasted vLLM server log: the memory fraction it was started with,
+//! what loading the model took, the KV cache it pre-allocated, and the
+//! refusal vLLM prints when the pool has less free than the fraction asks.
+//! A vLLM log is data about the inference server, never the owner's words:
+//! its paths and attention backend say nothing about the training run.
+
+use crate::extract::re;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// What a vLLM startup log says about its memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VllmLog {
+    /// `gpu_memory_utilization` from the non-default args or the flag.
+    pub utilization: Option<f64>,
+    /// "Model loading took 17.17 GiB memory": GiB.
+    pub model_load_gib: Option<f64>,
+    /// "Available KV cache memory: 65.25 GiB": GiB.
+    pub kv_cache_gib: Option<f64>,
+    /// The startup refusal: free and total GiB, and the GiB it wanted.
+    pub refused: Option<Refusal>,
+}
+
+/// "Free memory on device cuda:0 (74.9/142.5 GiB) on startup is less than
+/// desired GPU memory utilization (0.9, 128.25 GiB)".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub free_gib: f64,
+    pub total_gib: f64,
+    pub utilization: f64,
+    pub wanted_gib: f64,
+}
+
+/// Lines only vLLM prints: its process tags and its source files.
+static MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization",
+    )
+});
+static UTILIZATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+)([0-9]*\.?[0-9]+)")
+});
+static MODEL_LOAD: LazyLock<Regex> = LazyLock::new(|| re(r"Model loading took ([\d.]+) GiB"));
+static KV_CACHE: LazyLock<Regex> = LazyLock::new(|| re(r"Available KV cache memory: ([\d.]+) GiB"));
+static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"Free memory on device \S+ \(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)",
+    )
+});
+
+/// True when the text carries lines only vLLM prints.
+pub fn looks_like_vllm_log(text: &str) -> bool {
+    MARKER.is_match(text)
+}
+
+fn number(pattern: &Regex, text: &str) -> Option<f64> {
+    pattern.captures(text)?[1].parse().ok()
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VllmLogError {
+    #[error(
+        "it looks like vLLM's log, but it has no memory figure I read (gpu_memory_utilization, \"Model loading took\", \"Available KV cache memory\")"
+    )]
+    NoFigures,
+}
+
+impl VllmLogError {
+    pub fn hint(&self) -> &'static str {
+        "Paste vLLM's startup lines from the `non-default args` line to `Available KV cache memory`, or `ps aux` with the `vllm serve` command line."
+    }
+}
+
+/// The memory figures of a vLLM log.
+pub fn parse_vllm_log(text: &str) -> Result<VllmLog, VllmLogError> {
+    let refused = REFUSAL.captures(text).and_then(|c| {
+        Some(Refusal {
+            free_gib: c[1].parse().ok()?,
+            total_gib: c[2].parse().ok()?,
+            utilization: c[3].parse().ok()?,
+            wanted_gib: c[4].parse().ok()?,
+        })
+    });
+    let log = VllmLog {
+        utilization: number(&UTILIZATION, text).or(refused.as_ref().map(|r| r.utilization)),
+        model_load_gib: number(&MODEL_LOAD, text),
+        kv_cache_gib: number(&KV_CACHE, text),
+        refused,
+    };
+    if log == VllmLog::default() {
+        return Err(VllmLogError::NoFigures);
+    }
+    Ok(log)
+}
+
+crate::extract::reading::paste_reader!(
+    /// vLLM's own log lines.
+    VllmLogPaste,
+    "a vLLM log",
+    looks_like_vllm_log,
+    parse_vllm_log => crate::extract::reading::Reading::VllmLog
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/fixtures")
+            .join(name);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn the_startup_log_on_gb10() {
+        let text = fixture("vllm-startup-gb10.txt");
+        assert!(looks_like_vllm_log(&text));
+        let log = parse_vllm_log(&text).unwrap();
+        assert_eq!(log.utilization, Some(0.8));
+        assert_eq!(log.model_load_gib, Some(17.17));
+        assert_eq!(log.kv_cache_gib, Some(65.25));
+        assert!(log.refused.is_none());
+    }
+
+    #[test]
+    fn the_startup_refusal() {
+        let text = fixture("vllm-startup-oom-error.txt");
+        assert!(looks_like_vllm_log(&text));
+        let r = parse_vllm_log(&text).unwrap().refused.unwrap();
+        assert_eq!(
+            (r.free_gib, r.total_gib, r.utilization, r.wanted_gib),
+            (74.9, 142.5, 0.9, 128.25)
+        );
+    }
+
+    #[test]
+    fn the_owners_words_are_not_a_vllm_log() {
+        assert!(!looks_like_vllm_log(
+            "can I run vllm beside my training with gpu_memory_utilization 0.5?"
+        ));
+    }
+}

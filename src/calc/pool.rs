@@ -229,14 +229,23 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
     }
 }
 
-/// How the pool budget is made, with its sources.
+/// How the pool budget is made, with its sources, after what vLLM's
+/// fraction is a fraction of.
 pub fn pool_budget_text(k: &Knowledge) -> String {
+    format!(
+        "vLLM's fraction applies to the {} GiB CUDA reports ({}); {}",
+        plain(k.spark("memory CUDA reports").value),
+        k.spark("memory CUDA reports").cite,
+        budget_text(k)
+    )
+}
+
+/// "the pool budget is the 119 GiB the OS reports … = 123.77 GB".
+pub fn budget_text(k: &Knowledge) -> String {
     let os_total = k.spark("memory the OS reports");
     let reserve = k.spark("OS and driver reserve");
     format!(
-        "vLLM's fraction applies to the {} GiB CUDA reports ({}); the pool budget is the {} GiB the OS reports ({}) = {} GB, minus the {} GB OS/driver reserve = {} GB",
-        plain(k.spark("memory CUDA reports").value),
-        k.spark("memory CUDA reports").cite,
+        "the pool budget is the {} GiB the OS reports ({}) = {} GB, minus the {} GB OS/driver reserve = {} GB",
         plain(os_total.value),
         os_total.cite,
         show_centi(crate::calc::units::centi_gb_down(os_total.value * GIB)),

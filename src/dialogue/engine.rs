@@ -202,7 +202,17 @@ fn compose(
     {
         reply.push(Block::Text(text));
     }
+    let share = a
+        .words
+        .as_deref()
+        .and_then(crate::extract::share::share_question);
+    if let Some(ask) = &share {
+        reply
+            .blocks
+            .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
+    }
     if let Some(words) = &a.words
+        && share.is_none()
         && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
     {
         for text in answer_texts(words, k) {

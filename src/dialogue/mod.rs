@@ -14,6 +14,7 @@ pub mod plan_turn;
 pub mod pool_turn;
 pub mod questions;
 pub mod session;
+pub mod share_turn;
 pub mod slot_table;
 pub mod thermal_turn;
 pub mod trainer;

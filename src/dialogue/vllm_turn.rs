@@ -52,10 +52,29 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
     let Some(fraction) = log.utilization else {
         return out;
     };
+    out.push(Block::List(share_lines(
+        fraction,
+        "the log's `gpu_memory_utilization`",
+        log.model_load_gib,
+        session,
+        k,
+    )));
+    out
+}
+
+/// The server's claim at `fraction` beside the run: each term, the verdict
+/// for both together, and the largest fraction that leaves the run its peak.
+pub fn share_lines(
+    fraction: f64,
+    fraction_from: &str,
+    model_load_gib: Option<f64>,
+    session: &Session,
+    k: &Knowledge,
+) -> Vec<String> {
     let run = need(session, k);
     let s = share(fraction, run.as_ref().map(|(c, _)| *c), k);
     let mut lines = vec![format!(
-        "vLLM claims its whole fraction at start, whatever it serves: {} × {} GiB (what CUDA reports on a GB10, knowledge/spark.md) = {} GB [the log's `gpu_memory_utilization`]",
+        "vLLM claims its whole fraction at start, whatever it serves: {} × {} GiB (what CUDA reports on a GB10, knowledge/spark.md) = {} GB [{fraction_from}]",
         plain(fraction),
         plain(s.cuda_gib),
         show_centi(s.claim_centi_gb)
@@ -63,8 +82,7 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
     lines.push(crate::calc::pool::pool_budget_text(k));
     let Some((need_centi, need_words)) = run else {
         lines.push("your run: not planned yet, so I cannot say whether it fits beside the server; give me the model, method, dtype, batch and packing".into());
-        out.push(Block::List(lines));
-        return out;
+        return lines;
     };
     lines.push(format!(
         "your run: {} GB ({need_words})",
@@ -83,7 +101,7 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
             "they do not fit side by side"
         }
     ));
-    let weights_fit = |f: f64| log.model_load_gib.is_none_or(|g| f * s.cuda_gib > g);
+    let weights_fit = |f: f64| model_load_gib.is_none_or(|g| f * s.cuda_gib > g);
     lines.push(match s.largest_fraction {
         Some(f) if !weights_fit(f) => format!(
             "the largest fraction that leaves your run its peak is {} ({} × {} GiB = {:.2} GiB), less than the {} GiB the model took to load: vLLM cannot serve this model beside this run; stop it for the run, or make the run smaller (shorter packing first, then a smaller batch)",
@@ -91,7 +109,7 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
             plain(f),
             plain(s.cuda_gib),
             f * s.cuda_gib,
-            plain(log.model_load_gib.unwrap_or_default())
+            plain(model_load_gib.unwrap_or_default())
         ),
         Some(f) => format!(
             "the largest fraction that leaves your run its peak: ({} GB − {} GB) / {} GB = {} (rounded down to two decimals), i.e. `--gpu-memory-utilization {}`; the KV cache shrinks with it, so check vLLM still serves your context length",
@@ -107,6 +125,5 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
             show_centi(s.budget_centi_gb)
         ),
     });
-    out.push(Block::List(lines));
-    out
+    lines
 }

@@ -13,6 +13,7 @@ pub mod oom_figures;
 pub mod paths;
 pub mod ps;
 pub mod reading;
+pub mod share;
 pub mod slots;
 pub mod thermal_csv;
 pub mod train_log;

@@ -306,3 +306,33 @@ fn vllms_startup_refusal_is_explained_with_its_figures() {
     assert!(out.contains("74.9 / 142.5 = 0.52"), "{out}");
     assert!(!out.contains("OOM noted"), "{out}");
 }
+
+/// "Can I run vLLM / Ollama beside my training?" is answered with the
+/// numbers: a capped server's claim against the run, the largest fraction
+/// that lets both run, and what the run leaves for a server with no cap.
+#[test]
+fn sharing_questions_are_answered_with_the_numbers() {
+    let out = converse(
+        "LoRA on Qwen2.5 14B, bf16, batch 4, packing 2048\n\ncan I run vllm beside my training?\n\ncan ollama share the box with the trainer?\n\nI want vllm with gpu-memory-utilization 0.3 next to it, does that fit?\n",
+    );
+    assert!(!out.contains("found no run setting"), "{out}");
+    // vLLM's default 0.9 × 121.69 GiB = 109.521 GiB = 117.597 GB, rounded up.
+    assert!(out.contains("0.9 × 121.69 GiB"), "{out}");
+    assert!(out.contains("= 117.60 GB"), "{out}");
+    // (123.77 − 78.08) / 130.66 = 0.3496… → 0.34.
+    assert!(
+        out.contains("(123.77 GB − 78.08 GB) / 130.66 GB = 0.34"),
+        "{out}"
+    );
+    assert!(
+        out.contains("left beside your run: 123.77 GB − 78.08 GB = 45.69 GB"),
+        "{out}"
+    );
+    // 0.3 × 121.69 GiB = 36.507 GiB = 39.199 GB; with the run 117.28 GB.
+    assert!(
+        out.contains("39.20 GB + 78.08 GB = 117.28 GB against the 123.77 GB pool budget: they fit side by side"),
+        "{out}"
+    );
+    // "the trainer" is not a framework.
+    assert!(!out.contains("framework hf"), "{out}");
+}

@@ -1,0 +1,108 @@
+//! "Can I run vLLM (or Ollama) beside my training?" answered with the
+//! numbers: a capped server's claim against the run, or, for a server with
+//! no cap, what the run leaves for it. Nothing is stopped or changed here.
+
+use crate::calc::pool::{budget_text, pool_budget_centi};
+use crate::calc::units::{plain, show_centi};
+use crate::dialogue::pool_turn::need;
+use crate::dialogue::session::Session;
+use crate::dialogue::vllm_turn::share_lines;
+use crate::extract::ps::{ProcessKind, parse_ps};
+use crate::extract::share::{Server, ShareAsk};
+use crate::knowledge::Knowledge;
+use crate::reply::Block;
+
+/// The fraction to plan vLLM with and where it came from: the owner's
+/// words, the vLLM log, the process listing, or vLLM's default.
+fn vllm_fraction(ask: &ShareAsk, session: &Session, k: &Knowledge) -> (f64, String) {
+    if let Some(f) = ask.fraction {
+        return (f, format!("the {} you said", plain(f)));
+    }
+    if let Some(f) = session.vllm_log.as_ref().and_then(|l| l.value.utilization) {
+        return (f, "your pasted vLLM log's `gpu_memory_utilization`".into());
+    }
+    let from_ps = session
+        .procs
+        .as_ref()
+        .and_then(|p| parse_ps(&p.value).ok())
+        .and_then(|ps| {
+            ps.into_iter()
+                .find(|p| p.kind == ProcessKind::Vllm)
+                .and_then(|p| p.utilization_flag)
+        });
+    if let Some(f) = from_ps {
+        return (
+            f,
+            "`--gpu-memory-utilization` on the vLLM command line in your process listing".into(),
+        );
+    }
+    let d = k.spark("vLLM default gpu-memory-utilization");
+    (
+        d.value,
+        format!(
+            "no fraction given, so vLLM's default {} ({}); say \"vllm at 0.3\" or paste `ps aux` to plan yours",
+            plain(d.value),
+            d.cite
+        ),
+    )
+}
+
+fn uncapped_blocks(server: Server, session: &Session, k: &Knowledge) -> Vec<Block> {
+    let name = server.label();
+    let mut lines = vec![budget_text(k)];
+    match need(session, k) {
+        Some((need_centi, words)) => {
+            let budget = pool_budget_centi(k);
+            lines.push(format!("your run: {} GB ({words})", show_centi(need_centi)));
+            lines.push(match budget.checked_sub(need_centi) {
+                Some(left) => format!(
+                    "left beside your run: {} GB − {} GB = {} GB, for {name}'s models and anything else on the box",
+                    show_centi(budget),
+                    show_centi(need_centi),
+                    show_centi(left)
+                ),
+                None => format!(
+                    "nothing is left beside your run: it alone needs {} GB of the {} GB pool budget",
+                    show_centi(need_centi),
+                    show_centi(budget)
+                ),
+            });
+        }
+        None => lines.push(
+            "your run: not planned yet; give me the model, method, dtype, batch and packing and I will say what it leaves"
+                .into(),
+        ),
+    }
+    let look = match server {
+        Server::Ollama => "Paste `ollama ps` and I will add what it holds now to your run's need.",
+        _ => "Paste `ps aux` (or the procs command: `/help`) and I will read what it runs.",
+    };
+    vec![
+        Block::Text(format!(
+            "{name} has no memory cap of its own: what it holds is the model it has loaded (weights plus the KV cache for its context), taken from the same pool as your run, and a request can load more. It shares the box safely only while its models fit in what your run leaves, and on one pool an overrun evicts silently on both sides."
+        )),
+        Block::List(lines),
+        Block::Text(look.into()),
+    ]
+}
+
+/// The answer to a sharing question.
+pub fn share_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Vec<Block> {
+    match ask.server {
+        Server::Vllm => {
+            let (fraction, from) = vllm_fraction(ask, session, k);
+            let model_load = session
+                .vllm_log
+                .as_ref()
+                .and_then(|l| l.value.model_load_gib);
+            vec![
+                Block::Text(format!(
+                    "vLLM beside your run, at gpu-memory-utilization {}:",
+                    plain(fraction)
+                )),
+                Block::List(share_lines(fraction, &from, model_load, session, k)),
+            ]
+        }
+        server => uncapped_blocks(server, session, k),
+    }
+}

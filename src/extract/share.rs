@@ -1,0 +1,112 @@
+//! "Can I run vLLM beside my training?": a question about sharing the pool
+//! with an inference server, read from the owner's words, with the memory
+//! fraction when they give one.
+
+use crate::extract::re;
+use regex::Regex;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Server {
+    Vllm,
+    Ollama,
+    LlamaCpp,
+}
+
+impl Server {
+    pub fn label(self) -> &'static str {
+        match self {
+            Server::Vllm => "vLLM",
+            Server::Ollama => "Ollama",
+            Server::LlamaCpp => "llama.cpp",
+        }
+    }
+}
+
+/// A sharing question: which server, and the fraction the owner named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareAsk {
+    pub server: Server,
+    pub fraction: Option<f64>,
+}
+
+static SERVER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(vllm|ollama|llama[\s.-]?cpp|llama-server)\b"));
+/// Words that put the server and the run on the box at once.
+static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun)\w*|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit)\b",
+    )
+});
+static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:gpu[\s_-]?memory[\s_-]?utili[sz]ation|utili[sz]ation|fraction|capped at|cap(?: of)?|at)\s*(?:=|of|to|at)?\s*(0?\.\d+)\b",
+    )
+});
+
+/// Is this a question about running a server beside the training run?
+pub fn share_question(text: &str) -> Option<ShareAsk> {
+    if !TOGETHER.is_match(text) {
+        return None;
+    }
+    let word = SERVER.captures(text)?[1].to_ascii_lowercase();
+    let server = if word.starts_with("vllm") {
+        Server::Vllm
+    } else if word.starts_with("ollama") {
+        Server::Ollama
+    } else {
+        Server::LlamaCpp
+    };
+    let fraction = FRACTION
+        .captures(text)
+        .and_then(|c| c[1].parse::<f64>().ok())
+        .filter(|f| *f > 0.0 && *f <= 1.0);
+    Some(ShareAsk { server, fraction })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sharing_questions_in_everyday_words() {
+        for (text, server, fraction) in [
+            ("can I run vllm beside my training?", Server::Vllm, None),
+            (
+                "I want vllm with gpu-memory-utilization 0.3 next to it, does that fit?",
+                Server::Vllm,
+                Some(0.3),
+            ),
+            (
+                "can ollama share the box with the trainer?",
+                Server::Ollama,
+                None,
+            ),
+            (
+                "will llama.cpp fit alongside the fine-tune",
+                Server::LlamaCpp,
+                None,
+            ),
+            ("vllm at 0.25 while I train, ok?", Server::Vllm, Some(0.25)),
+        ] {
+            assert_eq!(
+                share_question(text),
+                Some(ShareAsk { server, fraction }),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_words_are_not_a_sharing_question() {
+        assert_eq!(
+            share_question("what does gpu-memory-utilization do for vllm?"),
+            None
+        );
+        assert_eq!(
+            share_question("can I run two trainings at the same time"),
+            None
+        );
+        assert_eq!(share_question("LoRA on Qwen2.5 7B, batch 2"), None);
+    }
+}

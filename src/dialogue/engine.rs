@@ -226,6 +226,15 @@ fn compose(
     {
         reply.push(Block::Text(text));
     }
+    if let Some(change) = a
+        .words
+        .as_deref()
+        .and_then(crate::extract::rate_change::rate_change)
+    {
+        reply.push(Block::Text(crate::dialogue::slowdown_words::slowdown_note(
+            &change, k,
+        )));
+    }
     if a.thermal {
         reply.blocks.extend(thermal_blocks(session, files, k));
     }

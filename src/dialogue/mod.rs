@@ -16,6 +16,7 @@ pub mod questions;
 pub mod session;
 pub mod share_turn;
 pub mod slot_table;
+pub mod slowdown_words;
 pub mod thermal_turn;
 pub mod trainer;
 pub mod vllm_turn;

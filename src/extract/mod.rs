@@ -12,6 +12,7 @@ pub mod oom;
 pub mod oom_figures;
 pub mod paths;
 pub mod ps;
+pub mod rate_change;
 pub mod reading;
 pub mod share;
 pub mod slots;

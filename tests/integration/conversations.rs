@@ -336,3 +336,20 @@ fn sharing_questions_are_answered_with_the_numbers() {
     // "the trainer" is not a framework.
     assert!(!out.contains("framework hf"), "{out}");
 }
+
+/// A slowdown in words is sized in step time; the room and the sampler are
+/// answered, never a dead end.
+#[test]
+fn a_slowdown_in_words_is_sized_and_the_thermal_questions_answered() {
+    let out = converse(
+        "my training slowed from 2.1 it/s to 1.4 it/s after about an hour, is it thermal throttling?\n\nthe box is in a closet, fan is loud\n\nwhat should I sample?\n",
+    );
+    assert!(!out.contains("found no run setting"), "{out}");
+    // 2.1 / 1.4 = 1.5: 50 % longer per step.
+    assert!(out.contains("each step takes 50.0 % longer"), "{out}");
+    assert!(
+        out.contains("I judge throttling only from samples"),
+        "{out}"
+    );
+    assert!(out.contains("clock-event (throttle) flags"), "{out}");
+}

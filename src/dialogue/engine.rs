@@ -414,6 +414,9 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
 /// what would move things on.
 fn not_understood(session: &Session, a: &Absorbed) -> Reply {
     let said = a.words.as_deref().unwrap_or("").trim();
+    if let Some(text) = crate::dialogue::bare_setting::bare_setting_reply(said, &session.facts) {
+        return Reply::info(text);
+    }
     let quoted: String = said.chars().take(120).collect();
     let mut reply = Reply::info(format!(
         "I read \"{quoted}\" but found no run setting, question I can answer, or OOM/thermal report in it."

@@ -2,6 +2,7 @@
 
 pub mod absorb;
 pub mod after_ladder;
+pub mod bare_setting;
 pub mod commands;
 pub mod engine;
 pub mod evidence;

@@ -1,5 +1,6 @@
-//! After all three rungs: a smaller model of the same family whose plan
-//! fits, or two Sparks (DDP or FSDP, never tensor parallel), with figures.
+//! After all three rungs: the same model with one change the ladder does not
+//! make, a smaller model of the same family whose plan fits, or two Sparks
+//! (DDP or FSDP, never tensor parallel), each with its figure.
 
 use crate::calc::units::show_centi;
 use crate::dialogue::facts::{Facts, Known, ModelChoice};
@@ -18,10 +19,81 @@ fn family_of(facts: &Facts, k: &Knowledge) -> Option<(String, u64)> {
     }
 }
 
-/// After all three rungs: a smaller model of the same family, or two Sparks.
+/// The same run with one more change, planned: "batch 1: 80.11 GB (fits)".
+fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
+    use crate::calc::setup::{Method, Optimizer};
+    let at = jiff::Timestamp::UNIX_EPOCH;
+    let known = |words: &str| (words.to_string(), at);
+    let mut options: Vec<(String, Facts)> = Vec::new();
+    if facts.batch.as_ref().is_some_and(|b| b.value > 1) {
+        let mut f = facts.clone();
+        let (words, at) = known("batch 1");
+        f.batch = Some(Known {
+            value: 1,
+            words,
+            at,
+        });
+        options.push(("batch 1".into(), f));
+    }
+    let method = facts.method.as_ref().map(|m| m.value);
+    let optimizer = facts.optimizer.as_ref().map(|o| o.value);
+    if method == Some(Method::Full)
+        && !matches!(
+            optimizer,
+            Some(Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::Adafactor)
+        )
+    {
+        let mut f = facts.clone();
+        let (words, at) = known("adamw_8bit");
+        f.optimizer = Some(Known {
+            value: Optimizer::AdamW8bit,
+            words,
+            at,
+        });
+        options.push(("an 8-bit optimizer (adamw_8bit)".into(), f));
+    }
+    if method == Some(Method::Full) {
+        let mut f = facts.clone();
+        let (words, at) = known("LoRA");
+        f.method = Some(Known {
+            value: Method::Lora,
+            words,
+            at,
+        });
+        options.push(("LoRA instead of a full fine-tune".into(), f));
+    }
+    if facts.checkpointing.as_ref().is_some_and(|c| !c.value) {
+        let mut f = facts.clone();
+        let (words, at) = known("gradient checkpointing on");
+        f.checkpointing = Some(Known {
+            value: true,
+            words,
+            at,
+        });
+        options.push(("gradient checkpointing on".into(), f));
+    }
+    options
+        .into_iter()
+        .filter_map(|(label, f)| {
+            let (plan, _) = build_plan(&f, k)?;
+            Some(format!(
+                "- the same run with {label}: {} GB ({});",
+                show_centi(plan.estimate.total_centi_gb),
+                plan.judgement.verdict.label()
+            ))
+        })
+        .collect()
+}
+
+/// After all three rungs: one more change, a smaller model, or two Sparks.
 pub fn after_ladder(session: &Session, k: &Knowledge) -> String {
     let facts = &session.facts;
-    let mut md = String::from("The ladder is done and the OOM persists. What is left:\n\n");
+    let mut md = String::from(
+        "The ladder is done and the OOM persists. What is left, each planned on its own (say \"what if …\" to see one beside your run):\n\n",
+    );
+    for line in one_change(facts, k) {
+        let _ = writeln!(md, "{line}");
+    }
     match family_of(facts, k) {
         Some((family, params)) => {
             let mut best: Option<(String, u64)> = None;

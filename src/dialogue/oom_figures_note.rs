@@ -21,6 +21,19 @@ fn both(p: &Printed, in_use: bool) -> String {
 /// anything beyond "Tried to allocate".
 pub fn figures_note(f: &OomFigures, plan: Option<&Plan>) -> String {
     let mut sentences = Vec::new();
+    if let Some(k) = &f.killed {
+        let rss = k.anon_rss_kib.map_or(String::new(), |kib| {
+            format!(
+                ", anon-rss {} kB = {} GB",
+                crate::calc::units::grouped(kib),
+                show_centi(centi_gb_up(kib as f64 * 1024.0))
+            )
+        });
+        sentences.push(format!(
+            "The kernel's OOM killer killed `{}` (pid {}{rss}). It picks its victim by oom_score (mostly the memory a process holds, shifted by oom_score_adj; proc(5)), so the process killed is not always the one that filled the pool: if `{}` is not your trainer, something else ran the box out of memory, and `ps aux` and `free -g` show what holds it now.",
+            k.name, k.pid, k.name
+        ));
+    }
     if let Some(held) = &f.process_in_use {
         let mut s = format!("From the message: this process held {}", both(held, true));
         if let Some(a) = &f.allocated_by_pytorch {

@@ -172,8 +172,13 @@ static FIXED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "still", "same", "same thing" on their own: the short form of "still OOMs".
+static STILL_SHORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\s*(?:still|same|same thing|same again|same here|still the same|again)\s*[.!]*\s*$")
+});
+
 pub fn step_result(text: &str) -> Option<StepResult> {
-    if STILL.is_match(text) {
+    if STILL.is_match(text) || STILL_SHORT.is_match(text) {
         Some(StepResult::StillOom)
     } else if FIXED.is_match(text) {
         Some(StepResult::Fixed)

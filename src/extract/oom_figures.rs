@@ -18,9 +18,20 @@ pub struct Printed {
     pub bytes: f64,
 }
 
+/// The process the kernel's OOM killer chose, from its "Killed process" line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Killed {
+    pub pid: u64,
+    pub name: String,
+    /// anon-rss, kB as the kernel prints it (KiB).
+    pub anon_rss_kib: Option<u64>,
+}
+
 /// What the OOM message said about memory when the allocation failed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OomFigures {
+    /// The kernel OOM killer's victim.
+    pub killed: Option<Killed>,
     /// "Tried to allocate 1.95 GiB": the request that failed.
     pub tried: Option<Printed>,
     pub capacity: Option<Printed>,
@@ -40,6 +51,8 @@ fn size_after(pattern: &str) -> Regex {
     re(&pattern.replace("{SIZE}", SIZE))
 }
 
+static KILLED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Killed process (\d+) \(([^)]+)\)(?:.*?anon-rss:(\d+)kB)?"));
 static TRIED: LazyLock<Regex> = LazyLock::new(|| size_after(r"Tried to allocate {SIZE}"));
 static CAPACITY: LazyLock<Regex> =
     LazyLock::new(|| size_after(r"(?:total capacity of {SIZE}|{SIZE} total capacity)"));
@@ -78,6 +91,13 @@ fn find(pattern: &Regex, text: &str) -> Option<Printed> {
 /// The figures of the first OOM message in the text; None when it names none.
 pub fn oom_figures(text: &str) -> Option<OomFigures> {
     let f = OomFigures {
+        killed: KILLED.captures(text).and_then(|c| {
+            Some(Killed {
+                pid: c[1].parse().ok()?,
+                name: c[2].to_string(),
+                anon_rss_kib: c.get(3).and_then(|m| m.as_str().parse().ok()),
+            })
+        }),
         tried: find(&TRIED, text),
         capacity: find(&CAPACITY, text),
         free: find(&FREE, text),
@@ -130,6 +150,16 @@ mod tests {
         assert_eq!(f.reserved_total.as_ref().unwrap().text, "21.23 GiB");
         assert!(f.process_in_use.is_none());
         assert!(f.outside_process_bytes().is_none());
+    }
+
+    #[test]
+    fn the_kernels_victim() {
+        let text = "[Thu Aug 27 00:39:44 2026] Out of memory: Killed process 3742074 (lmcache) total-vm:81306880kB, anon-rss:1058560kB, file-rss:21412kB";
+        let k = oom_figures(text).unwrap().killed.unwrap();
+        assert_eq!(
+            (k.pid, k.name.as_str(), k.anon_rss_kib),
+            (3742074, "lmcache", Some(1058560))
+        );
     }
 
     #[test]

@@ -353,3 +353,33 @@ fn a_slowdown_in_words_is_sized_and_the_thermal_questions_answered() {
     );
     assert!(out.contains("clock-event (throttle) flags"), "{out}");
 }
+
+/// A kernel OOM-killer paste names its victim; "still" alone is a step's
+/// result; a full fine-tune's exhausted ladder offers the changes the ladder
+/// does not make, each planned.
+#[test]
+fn a_full_fine_tunes_ladder_runs_to_the_end_with_figures() {
+    let kernel =
+        std::fs::read_to_string(repo().join("../shared/fixtures/kernel-oom-kill.txt")).unwrap();
+    let out = converse(&format!(
+        "full fine-tune of Qwen2.5 7B, bf16, adamw, batch 8, packing 4096\n\n{}\n\nmid-step, around step 200\n\nyes\n\nstill dies\n\nyes\n\nstill OOMs\n\nyes\n\nstill\n",
+        kernel.trim()
+    ));
+    assert!(out.contains("killed `lmcache` (pid 3742074"), "{out}");
+    assert!(
+        out.contains("Step 2: smaller batch: done, the OOM persists."),
+        "{out}"
+    );
+    assert!(
+        out.contains("The ladder is done and the OOM persists."),
+        "{out}"
+    );
+    assert!(
+        out.contains("the same run with an 8-bit optimizer (adamw_8bit): "),
+        "{out}"
+    );
+    assert!(
+        out.contains("the same run with LoRA instead of a full fine-tune: "),
+        "{out}"
+    );
+}

@@ -38,6 +38,12 @@ static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun)\w*|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit)\b",
     )
 });
+/// "I stopped vllm, does it fit now?" is about the run alone.
+static GONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(stopped|killed|shut (?:it )?down|turned (?:it )?off|no longer|not running|isn'?t running|without)\b",
+    )
+});
 static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(?:gpu[\s_-]?memory[\s_-]?utili[sz]ation|utili[sz]ation|fraction|capped at|cap(?: of)?|at)\s*(?:=|of|to|at)?\s*(0?\.\d+)\b",
@@ -46,7 +52,7 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Is this a question about running a server beside the training run?
 pub fn share_question(text: &str) -> Option<ShareAsk> {
-    if !TOGETHER.is_match(text) {
+    if !TOGETHER.is_match(text) || GONE.is_match(text) {
         return None;
     }
     let word = SERVER.captures(text)?[1].to_ascii_lowercase();
@@ -108,5 +114,10 @@ mod tests {
             None
         );
         assert_eq!(share_question("LoRA on Qwen2.5 7B, batch 2"), None);
+        assert_eq!(share_question("I stopped vllm, does it fit now?"), None);
+        assert_eq!(
+            share_question("would it fit without ollama running beside it?"),
+            None
+        );
     }
 }

@@ -42,6 +42,7 @@ pub enum OomEvent {
 pub enum Evidence {
     SmiTable(crate::extract::nvidia_smi::SmiTable),
     ComputeApps(Vec<crate::extract::nvidia_smi::SmiProcess>),
+    OllamaLog(crate::extract::ollama_log::OllamaLog),
 }
 
 /// A turn, as headroom understood it: what changed and what was asked.
@@ -188,6 +189,9 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
             });
             out.ollama = true;
             propose_stops(session, k);
+        }
+        Reading::OllamaLog(log) => {
+            out.evidence = Some(Evidence::OllamaLog(log));
         }
         Reading::VllmLog(log) => {
             session.vllm_log = Some(Known {

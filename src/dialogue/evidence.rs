@@ -26,6 +26,7 @@ fn process_line(p: &SmiProcess) -> String {
 /// What the pasted nvidia-smi output says, and what it cannot say on GB10.
 pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
     let (gpu_line, processes) = match e {
+        Evidence::OllamaLog(log) => return ollama_log_blocks(log),
         Evidence::SmiTable(t) => {
             let gpu = t.gpus.first().map(|g| {
                 format!(
@@ -50,7 +51,7 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
     blocks.extend(gpu_line.map(Block::Text));
     let has_gpu_rows = match e {
         Evidence::SmiTable(t) => !t.gpus.is_empty(),
-        Evidence::ComputeApps(_) => true,
+        Evidence::ComputeApps(_) | Evidence::OllamaLog(_) => true,
     };
     if processes.is_empty() {
         blocks.push(Block::Text(
@@ -75,4 +76,40 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
         k.command("free").command
     )));
     blocks
+}
+
+/// An Ollama server log: the runner's context and parallel slots, which
+/// size its KV cache; what it holds now is `ollama ps`'s to say.
+fn ollama_log_blocks(log: &crate::extract::ollama_log::OllamaLog) -> Vec<Block> {
+    use crate::calc::units::grouped;
+    let mut read = Vec::new();
+    if let Some(c) = log.ctx_size {
+        read.push(format!("context {}", grouped(c)));
+    }
+    if let Some(p) = log.parallel {
+        read.push(format!("{p} parallel slots"));
+    }
+    if let Some(l) = log.gpu_layers {
+        read.push(format!("{l} layers on the GPU"));
+    }
+    let mut text = format!(
+        "Read from your Ollama server log: it started a runner with {}. It is the inference server's log, so nothing in it changes your training run (its `--batch-size` is llama.cpp's prompt batch, not your trainer's).",
+        if read.is_empty() {
+            "no settings shown".to_string()
+        } else {
+            read.join(", ")
+        }
+    );
+    if let (Some(slot), Some(c), Some(p)) = (log.per_slot_tokens(), log.ctx_size, log.parallel) {
+        text.push_str(&format!(
+            " Its KV cache is sized for the whole `--ctx-size` {}, shared by its {p} slots: {} / {p} = {} tokens each (llama.cpp's server gives each slot n_ctx / n_parallel; Ollama passes each request's context × parallel). Ollama's FAQ says required memory scales with `OLLAMA_NUM_PARALLEL` × `OLLAMA_CONTEXT_LENGTH` (knowledge/questions.md row 4).",
+            grouped(c),
+            grouped(c),
+            grouped(slot)
+        ));
+    }
+    text.push_str(
+        " What it holds right now is in `ollama ps`: paste what it prints and I will set it against your run.",
+    );
+    vec![Block::Text(text)]
 }

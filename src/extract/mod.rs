@@ -7,6 +7,7 @@ pub mod intent;
 pub mod log_lines;
 pub mod meminfo;
 pub mod nvidia_smi;
+pub mod ollama_log;
 pub mod ollama_ps;
 pub mod oom;
 pub mod oom_figures;

@@ -30,6 +30,8 @@ pub enum Reading {
     ThermalCsv,
     /// A pasted training log, kept raw for the same reason.
     TrainLog,
+    /// Ollama's server log: the runner it started, not the run's settings.
+    OllamaLog(crate::extract::ollama_log::OllamaLog),
     /// vLLM's own log: the inference server's memory, not the run's.
     VllmLog(crate::extract::vllm_log::VllmLog),
     ConfigJson(Box<Arch>),
@@ -108,6 +110,7 @@ pub static READERS: &[&dyn Reader] = &[
     &crate::extract::ollama_ps::OllamaPsPaste,
     &crate::extract::ps::ProcessListing,
     &crate::extract::vllm_log::VllmLogPaste,
+    &crate::extract::ollama_log::OllamaLogPaste,
     &crate::extract::config_json::ConfigJsonPaste,
     &crate::extract::thermal_csv::ThermalPaste,
     &crate::extract::oom::OomPaste,
@@ -159,6 +162,7 @@ mod tests {
             ),
             ("ollama-ps.txt", "`ollama ps` output"),
             ("vllm-startup-gb10.txt", "a vLLM log"),
+            ("ollama-server-log.txt", "an Ollama server log"),
             ("vllm-startup-oom-error.txt", "a vLLM log"),
             ("vllm-stats.txt", "a vLLM log"),
             ("ps-ef-ollama-runner.txt", "a process listing"),

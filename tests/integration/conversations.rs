@@ -383,3 +383,20 @@ fn a_full_fine_tunes_ladder_runs_to_the_end_with_figures() {
         "{out}"
     );
 }
+
+/// An Ollama server log is the server's data: its `--batch-size 512` never
+/// becomes the run's batch.
+#[test]
+fn an_ollama_server_log_never_sets_the_runs_batch() {
+    let log =
+        std::fs::read_to_string(repo().join("../shared/fixtures/ollama-server-log.txt")).unwrap();
+    let out = converse(&format!(
+        "LoRA on Qwen2.5 7B, bf16, batch 2, packing 2048\n\n{}\n\n/status\n",
+        log.trim()
+    ));
+    assert!(out.contains("Read from your Ollama server log"), "{out}");
+    assert!(out.contains("8,192 / 4 = 2,048 tokens each"), "{out}");
+    assert!(!out.contains("batch 512"), "{out}");
+    let status = &out[out.rfind("I remember:").unwrap()..];
+    assert!(status.contains("batch: 2"), "{out}");
+}

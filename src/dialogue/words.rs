@@ -279,8 +279,17 @@ pub fn absorb_words(
     // of Mistral 7B fit?" describes it; once the run is complete, every
     // setting in a question is hypothetical.
     let describing = !crate::dialogue::plan_turn::missing(&session.facts).is_empty();
+    // Unsloth, TRL, axolotl and LLaMA-Factory run on transformers, and their
+    // banners name it: the specific stack wins over plain "hf" in one turn.
+    let specific_stack = sentences(text)
+        .iter()
+        .filter_map(|s| crate::calc::runtime::find(&s.text, k))
+        .any(|key| key != "hf");
     for sentence in sentences(text) {
         let mut found_here = extract(&sentence.text, k);
+        if specific_stack {
+            found_here.retain(|f| !matches!(&f.slot, Slot::Framework(key) if key == "hf"));
+        }
         if let Some(r) = relative(&sentence.text, &session.facts) {
             found_here.push(r);
         }

@@ -400,3 +400,16 @@ fn an_ollama_server_log_never_sets_the_runs_batch() {
     let status = &out[out.rfind("I remember:").unwrap()..];
     assert!(status.contains("batch: 2"), "{out}");
 }
+
+/// Unsloth's load banner names transformers too: the run's framework is
+/// unsloth, set once, never flipped to hf and back.
+#[test]
+fn unsloths_banner_sets_unsloth_once() {
+    let banner =
+        std::fs::read_to_string(repo().join("../shared/fixtures/unsloth-load-banner-gb10.txt"))
+            .unwrap();
+    let out = converse(&format!("{}\n", banner.trim()));
+    assert!(out.contains("framework unsloth"), "{out}");
+    assert!(!out.contains("→ hf"), "{out}");
+    assert!(!out.contains("hf →"), "{out}");
+}

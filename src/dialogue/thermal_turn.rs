@@ -144,8 +144,8 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
     let Some(thermal) = thermal else {
         if let Some(log) = &train {
             out.push(Block::Text(format!(
-                "I have the training log ({} step samples).",
-                log.samples.len()
+                "I have the training log ({}).",
+                step_samples(log.samples.len())
             )));
         }
         out.push(Block::Text(
@@ -160,8 +160,8 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
         && session.run_start.is_none()
     {
         out.push(Block::Text(format!(
-            "Your training log ({} step samples) carries no absolute time, so I cannot line it up with the thermal samples yet. When did the run start? (for example: \"it started at 09:02 on 2026-11-28\"). Until then, the thermal samples alone:",
-            log.samples.len()
+            "Your training log ({}) carries no absolute time, so I cannot line it up with the thermal samples yet. When did the run start? (for example: \"it started at 09:02 on 2026-11-28\"). Until then, the thermal samples alone:",
+            step_samples(log.samples.len())
         )));
         // The samples can still be judged on their own meanwhile.
         train = None;
@@ -234,6 +234,15 @@ fn clock_text(t: f64) -> String {
     jiff::Timestamp::from_second(t as i64)
         .map(|ts| ts.strftime("%Y-%m-%d %H:%M:%S").to_string())
         .unwrap_or_else(|_| format!("{t} s"))
+}
+
+/// "1 step sample", "2 step samples".
+fn step_samples(n: usize) -> String {
+    if n == 1 {
+        "1 step sample".into()
+    } else {
+        format!("{n} step samples")
+    }
 }
 
 #[cfg(test)]

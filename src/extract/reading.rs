@@ -172,6 +172,9 @@ mod tests {
             ("kernel-nv-err-no-memory.txt", "an OOM report"),
             ("hf-trainer-it-per-s.txt", "a training log"),
             ("torchtune-steps.txt", "a training log"),
+            ("axolotl-step-line.txt", "a training log"),
+            ("torchtune-tqdm.txt", "a training log"),
+            ("lightning-epoch.txt", "a training log"),
             (
                 "nvidia-smi-query-timestamp-loop.txt",
                 "thermal samples (CSV)",

@@ -480,12 +480,20 @@ pub fn read_train_log_with(
 
 /// True when a paste is thermal samples / a training log.
 pub fn looks_like_train_paste(text: &str) -> bool {
-    text.lines().count() >= 2
+    let several = text.lines().count() >= 2
         && (text.contains("it/s]")
             || text.contains("s/it]")
             || text.contains("{'loss'")
-            || text.contains("Step "))
+            || text.contains("Step "));
+    // One line is a log only when it could not be the owner's words: a
+    // metrics dict or a progress bar with its counter and timings.
+    several || text.trim_start().starts_with("{'loss'") || PROGRESS_BAR.is_match(text)
 }
+
+/// tqdm's "26/101 [06:45<17:27, 13.96s/it]" (Lightning adds ", v_num=…").
+static PROGRESS_BAR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"\d+/\d+ \[\d+:\d+(?::\d+)?<\d+:\d+(?::\d+)?, +[\d.]+(?:it/s|s/it)[],]")
+});
 
 /// The registry's reader for a training log (kept raw: the analysis re-reads it).
 pub struct TrainLogPaste;

@@ -100,3 +100,16 @@ fn the_owners_start_time_anchors_a_relative_log() {
     assert!(log.anchored);
     assert_eq!(log.samples[0].t, 1_002.0);
 }
+
+#[test]
+fn one_line_is_a_log_only_when_it_cannot_be_words() {
+    use super::looks_like_train_paste;
+    assert!(looks_like_train_paste(
+        " 26%|##▌       | 26/101 [06:45<17:27, 13.96s/it]"
+    ));
+    assert!(looks_like_train_paste("{'loss': 0.71, 'epoch': 0.13}"));
+    assert!(!looks_like_train_paste(
+        "it slowed from 2.1 it/s to 1.4 it/s"
+    ));
+    assert!(!looks_like_train_paste("Step 3 of the ladder did not help"));
+}

@@ -82,6 +82,8 @@ pub struct Absorbed {
     pub ollama: bool,
     /// A vLLM log was pasted.
     pub vllm_log: bool,
+    /// The peak memory a pasted training log reports about its own run.
+    pub trainer_memory: Option<crate::extract::trainer_memory::TrainerMemory>,
     pub evidence: Option<Evidence>,
     /// A "yes"/"no" arrived with nothing waiting for one.
     pub stray_answer: bool,
@@ -208,6 +210,7 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
             step_ladder(session, k);
         }
         Reading::ThermalCsv | Reading::TrainLog => {
+            out.trainer_memory = crate::extract::trainer_memory::trainer_memory(text);
             session.data_sources.push(Known {
                 value: crate::dialogue::thermal_turn::Source::Paste(text.to_string()),
                 words: "your paste".into(),

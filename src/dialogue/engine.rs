@@ -235,6 +235,11 @@ fn compose(
             &change, k,
         )));
     }
+    if let Some(m) = &a.trainer_memory {
+        reply.push(Block::Text(
+            crate::dialogue::trainer_memory_note::trainer_memory_note(m, session, k),
+        ));
+    }
     if a.thermal {
         reply.blocks.extend(thermal_blocks(session, files, k));
     }

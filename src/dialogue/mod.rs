@@ -20,6 +20,7 @@ pub mod slot_table;
 pub mod slowdown_words;
 pub mod thermal_turn;
 pub mod trainer;
+pub mod trainer_memory_note;
 pub mod vllm_turn;
 pub mod whatif;
 pub mod words;

@@ -20,6 +20,7 @@ pub mod slots;
 pub mod thermal_csv;
 pub mod train_log;
 pub mod trainer_config;
+pub mod trainer_memory;
 pub mod vllm_log;
 pub mod when;
 

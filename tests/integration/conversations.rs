@@ -413,3 +413,25 @@ fn unsloths_banner_sets_unsloth_once() {
     assert!(!out.contains("→ hf"), "{out}");
     assert!(!out.contains("hf →"), "{out}");
 }
+
+/// A training log that reports its own peak memory gets it read back in
+/// both units, beside the plan's figure.
+#[test]
+fn a_trainers_own_memory_report_is_read_beside_the_plan() {
+    let log =
+        std::fs::read_to_string(repo().join("../shared/fixtures/axolotl-summary.txt")).unwrap();
+    let out = converse(&format!(
+        "LoRA on Llama 3.1 8B, bf16, batch 2, packing 512\n\n{}\n",
+        log.trim()
+    ));
+    // 7.89 GiB × 1.073741824 = 8.4718 GB, rounded up.
+    assert!(
+        out.contains("reserved by PyTorch's allocator 7.89 GiB (8.48 GB)"),
+        "{out}"
+    );
+    assert!(out.contains("peak allocated 2.42 GiB (2.60 GB)"), "{out}");
+    assert!(
+        out.contains("The plan's binding peak for the run as I have it"),
+        "{out}"
+    );
+}

@@ -243,7 +243,11 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
                 out.updates.extend(session.facts.absorb(&found, at));
             }
         }
-        Reading::Words => absorb_words(session, text, at, k, &mut out),
+        Reading::Words => {
+            // torchtune's "Memory stats" block alone reads as words.
+            out.trainer_memory = crate::extract::trainer_memory::trainer_memory(text);
+            absorb_words(session, text, at, k, &mut out)
+        }
     }
     if out.updates.is_empty() && !out.adopted {
         out.before = None;

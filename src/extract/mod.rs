@@ -2,6 +2,7 @@
 
 pub mod approval;
 pub mod config_json;
+pub mod dmon;
 pub mod free;
 pub mod intent;
 pub mod log_lines;

@@ -84,7 +84,7 @@ fn is_header(line: &str) -> bool {
 /// "62", "98.45 W", "1545 MHz", "100 %"; `None` for [N/A] and friends.
 /// A finite number, or nothing: NaN and inf never reach the analysis or
 /// the chart.
-fn number(cell: &str) -> Option<f32> {
+pub(crate) fn number(cell: &str) -> Option<f32> {
     let c = cell.trim();
     let c = c.split_whitespace().next()?;
     c.parse::<f32>().ok().filter(|v| v.is_finite())
@@ -92,7 +92,7 @@ fn number(cell: &str) -> Option<f32> {
 
 /// Values outside what a GB10 can report are dropped (a Kelvin
 /// temperature, milliwatts, a clock in Hz), never analysed as °C, W or MHz.
-fn plausible(v: Option<f32>, lo: f32, hi: f32) -> Option<f32> {
+pub(crate) fn plausible(v: Option<f32>, lo: f32, hi: f32) -> Option<f32> {
     v.filter(|x| (lo..=hi).contains(x))
 }
 
@@ -132,6 +132,8 @@ const MAX_LINE_BYTES: u64 = 64 * 1024;
 /// `$ nvidia-smi …` command line) are skipped.
 pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCsvError> {
     let mut columns: Vec<Field> = SEED_COLUMNS.to_vec();
+    // Set by a `nvidia-smi dmon` header: its rows are whitespace columns.
+    let mut dmon: Option<Vec<crate::extract::dmon::DmonColumn>> = None;
     let mut out = Vec::new();
     // Values dropped as impossible, by field, to say so when none is left.
     let (mut odd_temp, mut odd_power) = (None::<f32>, None::<f32>);
@@ -158,7 +160,26 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
         }
         let text = String::from_utf8_lossy(&raw);
         let line = text.trim_end_matches(['\n', '\r']).trim();
-        if line.is_empty() || line.starts_with('$') || line.starts_with('#') {
+        if line.starts_with('#') {
+            if let Some(cols) = crate::extract::dmon::dmon_header(line) {
+                dmon = Some(cols);
+            }
+            continue;
+        }
+        if line.is_empty() || line.starts_with('$') {
+            continue;
+        }
+        if let Some(cols) = &dmon {
+            match crate::extract::dmon::dmon_row(line, cols) {
+                crate::extract::dmon::DmonRow::Sample(s) => out.push(s),
+                crate::extract::dmon::DmonRow::NoTime => {
+                    return Err(ThermalCsvError::BadLine {
+                        line: i + 1,
+                        what: crate::extract::dmon::NO_TIME.into(),
+                    });
+                }
+                crate::extract::dmon::DmonRow::Skip => {}
+            }
             continue;
         }
         if is_header(line) {
@@ -275,17 +296,22 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
 /// True when a paste is thermal samples / a training log.
 pub fn looks_like_thermal_paste(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    first.contains("temperature.gpu") || first.contains("power.draw") || {
-        let rows = text
-            .lines()
-            .filter(|l| {
-                let b = l.trim().as_bytes();
-                b.len() > 20 && b[4] == b'/' && b[7] == b'/' && l.contains(',')
-            })
-            .count();
-        rows >= 2
-    }
+    first.contains("temperature.gpu")
+        || first.contains("power.draw")
+        || crate::extract::dmon::dmon_header(first.trim()).is_some()
+        || {
+            let rows = text
+                .lines()
+                .filter(|l| {
+                    let b = l.trim().as_bytes();
+                    b.len() > 20 && b[4] == b'/' && b[7] == b'/' && l.contains(',')
+                })
+                .count();
+            rows >= 2
+        }
 }
+
+const DMON_HINT: &str = "Sample with `bash assets/thermal-sample.sh 30 thermal.log` (timestamps, power, temperature, clocks and the throttle flags) and give me the file; `nvidia-smi dmon` works too when it has power and temperature and runs with `-o DT`.";
 
 /// The registry's reader for thermal samples (CSV) (kept raw: the analysis re-reads it).
 pub struct ThermalPaste;
@@ -299,8 +325,23 @@ impl crate::extract::reading::Reader for ThermalPaste {
     }
     fn read(
         &self,
-        _text: &str,
+        text: &str,
     ) -> Result<crate::extract::reading::Reading, crate::extract::reading::ReadProblem> {
+        // dmon output is checked here, so a paste that cannot be placed in
+        // time or has no power or temperature is said so at once.
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if let Some(cols) = crate::extract::dmon::dmon_header(first.trim()) {
+            if !crate::extract::dmon::has_power_or_temperature(&cols) {
+                return Err(crate::extract::reading::problem(
+                    self.kind(),
+                    "this `nvidia-smi dmon` output has no power or temperature column (`-s p` adds them)",
+                    DMON_HINT,
+                ));
+            }
+            if let Err(e) = read_thermal(text.as_bytes()) {
+                return Err(crate::extract::reading::problem(self.kind(), &e, DMON_HINT));
+            }
+        }
         Ok(crate::extract::reading::Reading::ThermalCsv)
     }
 }

@@ -435,3 +435,26 @@ fn a_trainers_own_memory_report_is_read_beside_the_plan() {
         "{out}"
     );
 }
+
+/// `nvidia-smi dmon` output: with `-o DT` it is thermal samples and gets
+/// the check; without dates (GB10's capture) it says why it cannot be used.
+#[test]
+fn dmon_output_is_thermal_samples_when_it_carries_time() {
+    let dated = converse(&crate::support::fixture("dmon-dt-power-temp-made-up.txt"));
+    assert!(
+        dated.contains("## Thermal check: thermal throttling"),
+        "{dated}"
+    );
+    assert!(
+        dated.contains("thermal samples: 40 from 2026-11-28 09:02:00"),
+        "{dated}"
+    );
+    let gb10 = std::fs::read_to_string(repo().join("../shared/fixtures/nvidia-smi-dmon-gb10.txt"))
+        .unwrap();
+    let undated = converse(&gb10);
+    assert!(
+        undated.contains("carry no date or time unless it runs with `-o DT`"),
+        "{undated}"
+    );
+    assert!(!undated.contains("found no run setting"), "{undated}");
+}

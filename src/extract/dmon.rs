@@ -62,16 +62,7 @@ pub fn dmon_row(line: &str, columns: &[DmonColumn]) -> DmonRow {
         return DmonRow::Skip;
     }
     let (mut date, mut time) = (None, None);
-    let mut s = ThermalSample {
-        t: f64::NAN,
-        temp_c: None,
-        power_w: None,
-        sm_clock_mhz: None,
-        util_pct: None,
-        thermal_flag: None,
-        power_cap_flag: None,
-        cpu_temp_c: None,
-    };
+    let mut s = ThermalSample::untimed();
     for (column, cell) in columns.iter().zip(cells.iter()) {
         match column {
             DmonColumn::Date => date = Some(*cell),

@@ -187,16 +187,7 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
             continue;
         }
         let cells: Vec<&str> = line.split(',').collect();
-        let mut s = ThermalSample {
-            t: f64::NAN,
-            temp_c: None,
-            power_w: None,
-            sm_clock_mhz: None,
-            util_pct: None,
-            thermal_flag: None,
-            power_cap_flag: None,
-            cpu_temp_c: None,
-        };
+        let mut s = ThermalSample::untimed();
         let mut counter_slot = 0usize;
         for (field, cell) in columns.iter().zip(cells.iter()) {
             match field {

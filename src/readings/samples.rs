@@ -3,6 +3,22 @@
 use serde::Serialize;
 
 /// One sample; a field the GPU did not report is `None`.
+impl ThermalSample {
+    /// A sample with nothing read yet and no time (NaN until placed).
+    pub fn untimed() -> ThermalSample {
+        ThermalSample {
+            t: f64::NAN,
+            temp_c: None,
+            power_w: None,
+            sm_clock_mhz: None,
+            util_pct: None,
+            thermal_flag: None,
+            power_cap_flag: None,
+            cpu_temp_c: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ThermalSample {
     /// Seconds since 1970 of the sample's local wall-clock time (nvidia-smi

@@ -43,6 +43,7 @@ pub enum Evidence {
     SmiTable(crate::extract::nvidia_smi::SmiTable),
     ComputeApps(Vec<crate::extract::nvidia_smi::SmiProcess>),
     OllamaLog(crate::extract::ollama_log::OllamaLog),
+    SmiQuery(crate::extract::smi_query::SmiQuery),
 }
 
 /// A turn, as headroom understood it: what changed and what was asked.
@@ -192,6 +193,7 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
             out.ollama = true;
             propose_stops(session, k);
         }
+        Reading::SmiQuery(q) => out.evidence = Some(Evidence::SmiQuery(q)),
         Reading::OllamaLog(log) => {
             out.evidence = Some(Evidence::OllamaLog(log));
         }

@@ -27,6 +27,7 @@ fn process_line(p: &SmiProcess) -> String {
 pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
     let (gpu_line, processes) = match e {
         Evidence::OllamaLog(log) => return ollama_log_blocks(log),
+        Evidence::SmiQuery(q) => return crate::dialogue::smi_query_note::smi_query_blocks(q, k),
         Evidence::SmiTable(t) => {
             let gpu = t.gpus.first().map(|g| {
                 format!(
@@ -51,7 +52,7 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
     blocks.extend(gpu_line.map(Block::Text));
     let has_gpu_rows = match e {
         Evidence::SmiTable(t) => !t.gpus.is_empty(),
-        Evidence::ComputeApps(_) | Evidence::OllamaLog(_) => true,
+        Evidence::ComputeApps(_) | Evidence::OllamaLog(_) | Evidence::SmiQuery(_) => true,
     };
     if processes.is_empty() {
         blocks.push(Block::Text(

@@ -18,6 +18,7 @@ pub mod session;
 pub mod share_turn;
 pub mod slot_table;
 pub mod slowdown_words;
+pub mod smi_query_note;
 pub mod thermal_turn;
 pub mod trainer;
 pub mod trainer_memory_note;

@@ -18,6 +18,7 @@ pub mod rate_change;
 pub mod reading;
 pub mod share;
 pub mod slots;
+pub mod smi_query;
 pub mod thermal_csv;
 pub mod train_log;
 pub mod trainer_config;

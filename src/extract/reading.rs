@@ -22,6 +22,8 @@ pub enum Reading {
     Procs(Vec<Process>),
     OllamaPs(Vec<OllamaModel>),
     SmiTable(SmiTable),
+    /// `nvidia-smi -q`: throttle reasons, their counters, temperatures.
+    SmiQuery(crate::extract::smi_query::SmiQuery),
     ComputeApps(Vec<SmiProcess>),
     /// A pasted traceback or kernel log that reports an OOM.
     OomPaste(OomReport),
@@ -106,6 +108,7 @@ pub static READERS: &[&dyn Reader] = &[
     &crate::extract::free::FreeOutput,
     &crate::extract::meminfo::MeminfoPaste,
     &crate::extract::nvidia_smi::SmiTablePaste,
+    &crate::extract::smi_query::SmiQueryPaste,
     &crate::extract::nvidia_smi::ComputeAppsPaste,
     &crate::extract::ollama_ps::OllamaPsPaste,
     &crate::extract::ps::ProcessListing,
@@ -161,6 +164,14 @@ mod tests {
                 "`nvidia-smi --query-compute-apps` output",
             ),
             ("ollama-ps.txt", "`ollama ps` output"),
+            (
+                "nvidia-smi-q-performance-gb10.txt",
+                "`nvidia-smi -q` output",
+            ),
+            (
+                "nvidia-smi-q-temperature-gb10.txt",
+                "`nvidia-smi -q` output",
+            ),
             ("vllm-startup-gb10.txt", "a vLLM log"),
             ("ollama-server-log.txt", "an Ollama server log"),
             ("vllm-startup-oom-error.txt", "a vLLM log"),

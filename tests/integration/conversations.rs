@@ -458,3 +458,34 @@ fn dmon_output_is_thermal_samples_when_it_carries_time() {
     );
     assert!(!undated.contains("found no run setting"), "{undated}");
 }
+
+/// `nvidia-smi -q -d PERFORMANCE`: the counters since the driver loaded say
+/// whether the GPU ever throttled for heat, and the power cap is the
+/// platform's ceiling, not a fault.
+#[test]
+fn an_nvidia_smi_q_snapshot_reads_the_throttle_counters() {
+    let text = std::fs::read_to_string(
+        repo().join("../shared/fixtures/nvidia-smi-q-performance-gb10.txt"),
+    )
+    .unwrap();
+    // Piped turns end at blank lines; the REPL takes the paste whole.
+    let paste: String = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let out = converse(&format!("{paste}\n"));
+    // 50,284,264,713 µs = 50,284.26 s = 13.97 h.
+    assert!(
+        out.contains("50,284,264,713 µs = 50,284.26 s (13.97 h)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("has not throttled for heat since the driver loaded"),
+        "{out}"
+    );
+    assert!(
+        out.contains("clock limits active at that moment: none"),
+        "{out}"
+    );
+}

@@ -419,6 +419,9 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
 /// what would move things on.
 fn not_understood(session: &Session, a: &Absorbed) -> Reply {
     let said = a.words.as_deref().unwrap_or("").trim();
+    if let Some(text) = crate::dialogue::command_line::command_line_reply(said) {
+        return Reply::info(text);
+    }
     if let Some(text) = crate::dialogue::bare_setting::bare_setting_reply(said, &session.facts) {
         return Reply::info(text);
     }

@@ -3,6 +3,7 @@
 pub mod absorb;
 pub mod after_ladder;
 pub mod bare_setting;
+pub mod command_line;
 pub mod commands;
 pub mod engine;
 pub mod evidence;

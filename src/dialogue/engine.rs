@@ -256,6 +256,24 @@ fn compose(
         reply.push(Block::Summary(Box::new(crate::dialogue::whatif::summary(
             &plan,
         ))));
+        let still = missing(&session.facts);
+        if !still.is_empty() {
+            let i = &plan.input;
+            let assumed: Vec<String> = still
+                .iter()
+                .filter_map(|slot| match slot {
+                    SlotName::Pack => Some(format!("packing {}", i.pack)),
+                    SlotName::Batch => Some(format!("batch {}", i.batch)),
+                    SlotName::Dtype => Some(format!("dtype {}", i.dtype.key())),
+                    _ => None,
+                })
+                .collect();
+            reply.push(Block::Text(format!(
+                "That figure assumes {} until you tell me yours. {}",
+                assumed.join(", "),
+                ask_for(&still)
+            )));
+        }
         reply.verdict = Some(plan.judgement.verdict);
         return reply;
     }
@@ -292,7 +310,15 @@ fn plan_part(
     k: &Knowledge,
     reply: &mut Reply,
 ) {
-    let still = missing(&session.facts);
+    // The setting being solved for is the one thing not to ask for.
+    let solving = a.solve.map(|what| match what {
+        crate::calc::solve::SolveFor::Pack => SlotName::Pack,
+        crate::calc::solve::SolveFor::Batch => SlotName::Batch,
+    });
+    let still: Vec<SlotName> = missing(&session.facts)
+        .into_iter()
+        .filter(|s| Some(*s) != solving)
+        .collect();
     if !still.is_empty() {
         let lead = match a.solve {
             Some(what) => format!(

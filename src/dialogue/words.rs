@@ -281,6 +281,9 @@ pub fn absorb_words(
     let describing = !crate::dialogue::plan_turn::missing(&session.facts).is_empty();
     // Unsloth, TRL, axolotl and LLaMA-Factory run on transformers, and their
     // banners name it: the specific stack wins over plain "hf" in one turn.
+    let about_anchor = crate::dialogue::questions::matching(text, k)
+        .iter()
+        .any(|a| a.topic == "anchors");
     let specific_stack = sentences(text)
         .iter()
         .filter_map(|s| crate::calc::runtime::find(&s.text, k))
@@ -299,6 +302,9 @@ pub fn absorb_words(
                 Slot::TensorParallel => out.tensor_parallel = true,
                 Slot::UnknownModel(name) => out.unknown_model = Some(name.clone()),
                 Slot::OutOfRange(why) => out.refused.push(format!("\"{}\": {why}", found.words)),
+                // "why does the seed say 27B LoRA fits at 1024?" asks about
+                // an anchor's set-up, not a run to compare.
+                _ if about_anchor && sentence.intent == Intent::Question => {}
                 _ if sentence.intent == Intent::WhatIf => hypothetical.push(found),
                 _ if sentence.intent == Intent::Question
                     && (!describing || conflicts(&session.facts, &found)) =>

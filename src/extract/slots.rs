@@ -80,7 +80,7 @@ static BATCH: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|max_seq_length|max_seq_len|max_length|sequence_len|cutoff_len|seq(?:uence)?[\s_-]?len(?:gth)?|context(?:[\s_-]?length)?|ctx)\s*(?:=|:|of|is|to|at)?\s*(\d[\d,_]*)(\s*k)?\b",
+        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|max_seq_length|max_seq_len|max_length|sequence_len|cutoff_len|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|block_size|context(?:[\s_-]?length)?|ctx)\s*(?:=|:|of|is|to|at)?\s*(\d[\d,_]*)(\s*k)?\b",
     )
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {

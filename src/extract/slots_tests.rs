@@ -207,3 +207,15 @@ fn words_that_name_nothing_fill_nothing() {
     assert!(slots("hello, what can you do?").is_empty());
     assert!(slots("the run took 3 hours").is_empty());
 }
+
+#[test]
+fn packing_in_short_forms() {
+    for text in [
+        "seq 4096",
+        "seqlen 4096",
+        "sequence length 4096",
+        "block_size: 4096",
+    ] {
+        assert_eq!(slots(text), vec![Slot::Pack(4096)], "{text}");
+    }
+}

@@ -489,3 +489,27 @@ fn an_nvidia_smi_q_snapshot_reads_the_throttle_counters() {
         "{out}"
     );
 }
+
+/// Short forms and solving: "seq 4096" is the packing; "the longest packing
+/// that fits" needs no packing; a memory question names what it assumed; a
+/// question about the seed's anchor is answered, not turned into a what-if.
+#[test]
+fn short_forms_solving_and_anchor_questions() {
+    let out = converse(
+        "LoRA on gemma 2 27b, bf16, bs 1\n\nhow much memory will it need?\n\nwhats the longest packing that fits?\n\nseq 4096\n\nwhy does the seed say 27B LoRA only fits at 1024 then?\n",
+    );
+    assert!(
+        out.contains("That figure assumes packing 2048 until you tell me yours."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Longest packing length that fits: **"),
+        "{out}"
+    );
+    assert!(out.contains("pack 4096 (you said \"seq 4096\")"), "{out}");
+    assert!(
+        out.contains("The seed's anchors are rules of thumb"),
+        "{out}"
+    );
+    assert!(!out.contains("27B parameters"), "{out}");
+}

@@ -513,3 +513,21 @@ fn short_forms_solving_and_anchor_questions() {
     );
     assert!(!out.contains("27B parameters"), "{out}");
 }
+
+/// "why so little available?" after a nearly full `free` is answered with
+/// who usually holds the pool and the listing to paste.
+#[test]
+fn little_available_is_answered_with_what_to_paste() {
+    let free =
+        std::fs::read_to_string(repo().join("../shared/fixtures/free-h-spark-vllm-high.txt"))
+            .unwrap();
+    let out = converse(&format!(
+        "QLoRA on Llama 3.1 70B, batch 2, packing 4096\n\n{}\n\nwhy so little available?\n",
+        free.trim()
+    ));
+    assert!(!out.contains("found no run setting"), "{out}");
+    assert!(
+        out.contains("`ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep`"),
+        "{out}"
+    );
+}

@@ -5,7 +5,7 @@
 //! near-capacity workloads; a small capped job (<4 GB beside vLLM at ≤0.5)
 //! coexists. Eviction between processes on one pool is silent on both sides.
 
-use crate::calc::units::{GB, GIB, centi_gb_up, plain, show_centi};
+use crate::calc::units::{GIB, centi_gb_up, plain, show_centi};
 use crate::knowledge::Knowledge;
 use crate::readings::process::{Process, ProcessKind};
 use serde::Serialize;
@@ -94,14 +94,13 @@ fn cap_of(p: &Process, k: &Knowledge) -> (Option<f64>, String) {
     }
 }
 
-/// What the run and the servers' caps share: what the OS reports less the
-/// reserve. Caps are fractions of what CUDA reports; the OS figure is the
-/// smaller and honest one for the whole box.
+/// What the run and the servers' caps share: an idle Spark's available
+/// memory less the reserve, the same figure a plan uses without `free`, so
+/// one session never shows two budgets for one box. Caps are fractions of
+/// what CUDA reports; the idle available figure is the smaller and honest
+/// one for what a run and a server can take together.
 pub fn pool_budget_centi(k: &Knowledge) -> u64 {
-    let os_total = k.spark("memory the OS reports");
-    let reserve = k.spark("OS and driver reserve");
-    crate::calc::units::centi_gb_down(os_total.value * GIB)
-        .saturating_sub(centi_gb_up(reserve.value * GB))
+    crate::calc::budget::nominal(k).centi_gb
 }
 
 /// Recommend keep or stop for each process, for a run that needs `need`
@@ -240,16 +239,18 @@ pub fn pool_budget_text(k: &Knowledge) -> String {
     )
 }
 
-/// "the pool budget is the 119 GiB the OS reports … = 123.77 GB".
+/// "the pool budget is an idle Spark's 115 GiB available … = 119.48 GB".
 pub fn budget_text(k: &Knowledge) -> String {
-    let os_total = k.spark("memory the OS reports");
+    let idle = k.spark("idle available memory");
     let reserve = k.spark("OS and driver reserve");
+    let available = crate::calc::units::centi_gb_down(idle.value * GIB);
     format!(
-        "the pool budget is the {} GiB the OS reports ({}) = {} GB, minus the {} GB OS/driver reserve = {} GB",
-        plain(os_total.value),
-        os_total.cite,
-        show_centi(crate::calc::units::centi_gb_down(os_total.value * GIB)),
+        "the pool budget is an idle Spark's {} GiB available ({}) = {} GB, minus the {} GB OS/driver reserve ({}) = {} GB",
+        plain(idle.value),
+        idle.cite,
+        show_centi(available),
         plain(reserve.value),
+        reserve.cite,
         show_centi(pool_budget_centi(k))
     )
 }

@@ -69,15 +69,17 @@ mod tests {
         let s = share(0.8, Some(7808), k);
         // 0.8 × 121.69 GiB = 97.352 GiB = 104.531 GB, rounded up to 104.54.
         assert_eq!(s.claim_centi_gb, 10454);
-        // 119 GiB = 127.77 GB (down) less the 4 GB reserve.
-        assert_eq!(s.budget_centi_gb, 12377);
+        // An idle Spark's 115 GiB = 123.48 GB (down) less the 4 GB reserve.
+        assert_eq!(s.budget_centi_gb, 11948);
         assert_eq!(s.fits(), Some(false));
-        // (123.77 − 78.08) / 130.66 = 0.3496… → 0.34.
+        // (119.48 − 78.08) / 130.66 = 0.3168… → 0.31.
         assert_eq!(s.cuda_centi_gb(), 13066);
-        assert_eq!(s.largest_fraction, Some(0.34));
-        let at_largest = share(0.34, Some(7808), k);
+        assert_eq!(s.largest_fraction, Some(0.31));
+        // 0.31 × 121.69 GiB = 40.51 GB; + 78.08 = 118.59 GB, within.
+        let at_largest = share(0.31, Some(7808), k);
         assert_eq!(at_largest.fits(), Some(true));
-        let just_above = share(0.35, Some(7808), k);
+        // 0.32 × 121.69 GiB = 41.82 GB; + 78.08 = 119.90 GB, over.
+        let just_above = share(0.32, Some(7808), k);
         assert_eq!(just_above.fits(), Some(false));
     }
 

@@ -206,11 +206,6 @@ fn compose(
         .words
         .as_deref()
         .and_then(crate::extract::share::share_question);
-    if let Some(ask) = &share {
-        reply
-            .blocks
-            .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
-    }
     if let Some(words) = &a.words
         && share.is_none()
         && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
@@ -275,6 +270,11 @@ fn compose(
             )));
         }
         reply.verdict = Some(plan.judgement.verdict);
+        if let Some(ask) = &share {
+            reply
+                .blocks
+                .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
+        }
         return reply;
     }
     let wants_plan = a.changed_run()
@@ -286,6 +286,12 @@ fn compose(
         );
     if wants_plan && !oom {
         plan_part(session, a, now, k, &mut reply);
+    }
+    // After the plan, so "can I run vLLM beside it?" reads the run first.
+    if let Some(ask) = &share {
+        reply
+            .blocks
+            .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
     }
     if reply.blocks.is_empty() {
         if let Some(action) = &session.pending {

@@ -293,7 +293,7 @@ fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
     assert!(out.contains("0.8 × 121.69 GiB"), "{out}");
     assert!(out.contains("= 104.54 GB"), "{out}");
     assert!(out.contains("they do not fit side by side"), "{out}");
-    assert!(out.contains("`--gpu-memory-utilization 0.34`"), "{out}");
+    assert!(out.contains("`--gpu-memory-utilization 0.31`"), "{out}");
 }
 
 /// vLLM's startup refusal is read with its own figures.
@@ -319,18 +319,18 @@ fn sharing_questions_are_answered_with_the_numbers() {
     // vLLM's default 0.9 × 121.69 GiB = 109.521 GiB = 117.597 GB, rounded up.
     assert!(out.contains("0.9 × 121.69 GiB"), "{out}");
     assert!(out.contains("= 117.60 GB"), "{out}");
-    // (123.77 − 78.08) / 130.66 = 0.3496… → 0.34.
+    // (119.48 − 78.08) / 130.66 = 0.3168… → 0.31.
     assert!(
-        out.contains("(123.77 GB − 78.08 GB) / 130.66 GB = 0.34"),
+        out.contains("(119.48 GB − 78.08 GB) / 130.66 GB = 0.31"),
         "{out}"
     );
     assert!(
-        out.contains("left beside your run: 123.77 GB − 78.08 GB = 45.69 GB"),
+        out.contains("left beside your run: 119.48 GB − 78.08 GB = 41.40 GB"),
         "{out}"
     );
     // 0.3 × 121.69 GiB = 36.507 GiB = 39.199 GB; with the run 117.28 GB.
     assert!(
-        out.contains("39.20 GB + 78.08 GB = 117.28 GB against the 123.77 GB pool budget: they fit side by side"),
+        out.contains("39.20 GB + 78.08 GB = 117.28 GB against the 119.48 GB pool budget: they fit side by side"),
         "{out}"
     );
     // "the trainer" is not a framework.

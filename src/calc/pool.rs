@@ -151,10 +151,8 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                 Recommendation::Keep,
                 "not recognised; headroom does not guess. Check what it is before a full-pool run".to_string(),
             ),
-            ProcessKind::VllmEngine if has_vllm_server => (
-                Recommendation::Keep,
-                "goes with its vLLM server's recommendation (stopping the server stops it)".to_string(),
-            ),
+            // Set after the loop, from its server's recommendation.
+            ProcessKind::VllmEngine if has_vllm_server => (Recommendation::Keep, String::new()),
             _ if v.heavy => (
                 Recommendation::Stop,
                 match v.cap_fraction {
@@ -218,6 +216,22 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
         };
         v.recommendation = rec;
         v.reason = reason;
+    }
+    // The engine child shares its server's fate: one recommendation for both.
+    if let Some((server_pid, server_rec)) = verdicts
+        .iter()
+        .find(|v| v.process.kind == ProcessKind::Vllm)
+        .map(|v| (v.process.pid, v.recommendation))
+    {
+        for v in verdicts
+            .iter_mut()
+            .filter(|v| v.process.kind == ProcessKind::VllmEngine)
+        {
+            v.recommendation = server_rec;
+            v.reason = format!(
+                "part of the vLLM server (pid {server_pid}), so it goes with the server: stopping the server stops it"
+            );
+        }
     }
     PoolReport {
         processes: verdicts,

@@ -51,10 +51,16 @@ fn ollama_models(session: &Session) -> Vec<OllamaModel> {
 
 /// The stops (or unloads) the pool calls for, as one action to approve.
 pub fn stop_action(report: &PoolReport) -> Option<Action> {
+    let has_server = report
+        .processes
+        .iter()
+        .any(|v| v.process.kind == ProcessKind::Vllm);
     let list: Vec<(u64, ProcessKind)> = report
         .processes
         .iter()
         .filter(|v| v.recommendation == Recommendation::Stop)
+        // Stopping the server stops its engine: one stop, not two.
+        .filter(|v| !(has_server && v.process.kind == ProcessKind::VllmEngine))
         .map(|v| (v.process.pid, v.process.kind))
         .collect();
     (!list.is_empty()).then_some(Action::Stop(list))

@@ -211,9 +211,13 @@ fn c17_anchors_reconciled() {
 #[test]
 fn c18_vllm_and_its_engine_get_one_recommendation() {
     let c = run("18-pool-labels.txt");
-    c.has("goes with its vLLM server's recommendation")
+    c.has("**stop**: part of the vLLM server (pid 4121), so it goes with the server")
         .has("vLLM's default 0.9")
         .has("no model is loaded");
+    // One stop for the server and its engine, not two.
+    let ask = c.after("Shall I tell you how to stop");
+    assert!(ask.contains("pid 4121"), "{ask}");
+    assert!(!ask.contains("pid 4188"), "{ask}");
 }
 
 /// When the run and Ollama's loaded model do not fit together, unloading the

@@ -26,6 +26,13 @@ pub mod trainer_memory;
 pub mod vllm_log;
 pub mod when;
 
+/// A real capture from `../shared/fixtures/`, for the readers' tests.
+#[cfg(test)]
+pub(crate) fn shared_fixture(name: &str) -> String {
+    let path = format!("{}/../shared/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 /// Compile one of the built-in patterns; they are fixed at build time and
 /// covered by tests, so a bad one is a defect, not an input error.
 pub(crate) fn re(pattern: &str) -> regex::Regex {

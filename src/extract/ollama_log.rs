@@ -80,9 +80,7 @@ mod tests {
 
     #[test]
     fn the_runner_line_from_a_real_log() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/fixtures/ollama-server-log.txt");
-        let text = std::fs::read_to_string(path).unwrap();
+        let text = crate::extract::shared_fixture("ollama-server-log.txt");
         assert!(looks_like_ollama_log(&text));
         let log = parse_ollama_log(&text).unwrap();
         assert_eq!(log.ctx_size, Some(8192));

@@ -142,10 +142,7 @@ pub fn kind_of(text: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    fn fixture(name: &str) -> String {
-        let path = format!("{}/../shared/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-    }
+    use crate::extract::shared_fixture as fixture;
 
     #[test]
     fn each_shared_fixture_is_claimed_by_its_reader() {

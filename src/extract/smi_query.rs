@@ -117,12 +117,7 @@ crate::extract::reading::paste_reader!(
 mod tests {
     use super::*;
 
-    fn fixture(name: &str) -> String {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/fixtures")
-            .join(name);
-        std::fs::read_to_string(path).unwrap()
-    }
+    use crate::extract::shared_fixture as fixture;
 
     #[test]
     fn the_performance_section_on_gb10() {

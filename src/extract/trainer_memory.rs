@@ -76,9 +76,7 @@ mod tests {
 
     #[test]
     fn axolotls_summary_line() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/fixtures/axolotl-summary.txt");
-        let m = trainer_memory(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let m = trainer_memory(&crate::extract::shared_fixture("axolotl-summary.txt")).unwrap();
         assert_eq!(m.max_allocated.unwrap().value, 2.42);
         let r = m.reserved.unwrap();
         assert_eq!((r.value, r.unit), (7.89, "GiB"));

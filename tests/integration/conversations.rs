@@ -16,6 +16,12 @@ fn run(name: &str) -> Conversation {
     Conversation { out: ran.stdout }
 }
 
+impl std::fmt::Display for Conversation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.out)
+    }
+}
+
 impl Conversation {
     fn has(&self, needle: &str) -> &Self {
         assert!(
@@ -44,9 +50,11 @@ impl Conversation {
 }
 
 /// One conversation of the test's own, piped through a fresh data directory.
-fn converse(text: &str) -> String {
+fn converse(text: &str) -> Conversation {
     let data = tempfile::tempdir().unwrap();
-    Headroom::new(data.path()).stdin(text).run().ok().stdout
+    Conversation {
+        out: Headroom::new(data.path()).stdin(text).run().ok().stdout,
+    }
 }
 
 #[test]
@@ -227,14 +235,14 @@ fn ollama_unload_comes_before_stopping_the_server() {
     let out = converse(
         "LoRA on Qwen2.5 32B, bf16, batch 1, packing 2048\n\n  NAME             ID              SIZE      PROCESSOR    CONTEXT    UNTIL\n  qwen2.5:72b      424bad2cc13f    51 GB     100% GPU     32768      Forever\n\nyes\n",
     );
-    let before_yes = out.split("Approved.").next().unwrap_or("");
+    let before_yes = out.out.split("Approved.").next().unwrap_or("");
     assert!(
         before_yes.contains("unload qwen2.5:72b from Ollama (the server keeps running)"),
         "{out}"
     );
     assert!(!before_yes.contains("`ollama stop qwen2.5:72b`"), "{out}");
-    assert!(out.contains("`ollama stop qwen2.5:72b`"), "{out}");
-    assert!(!out.contains("systemctl stop ollama"), "{out}");
+    out.has("`ollama stop qwen2.5:72b`");
+    out.lacks("systemctl stop ollama");
 }
 
 /// A what-if in a setting the one-line title leaves out (checkpointing) names
@@ -245,15 +253,11 @@ fn what_ifs_name_the_setting_and_read_relative_changes() {
     let out = converse(
         "full fine-tune Llama 3.1 8B, bf16, adamw, batch 4, seq len 4096, gradient checkpointing on\n\nwould it fit without gradient checkpointing?\n\nwhat if I use paged adamw 8bit instead?\n\nwhat if I halve the batch?\n",
     );
-    let o = &out;
-    assert!(o.contains("pack 4096, checkpointing on): peak"), "{o}");
-    assert!(o.contains("pack 4096, checkpointing off): peak"), "{o}");
-    assert!(
-        o.contains("What if optimizer adamw → paged_adamw_8bit"),
-        "{o}"
-    );
-    assert!(o.contains("What if batch 4 → 2"), "{o}");
-    assert!(o.contains("(bf16, adamw, batch 2, pack 4096): peak"), "{o}");
+    out.has("pack 4096, checkpointing on): peak");
+    out.has("pack 4096, checkpointing off): peak");
+    out.has("What if optimizer adamw → paged_adamw_8bit");
+    out.has("What if batch 4 → 2");
+    out.has("(bf16, adamw, batch 2, pack 4096): peak");
 }
 
 /// A PyTorch OOM message's own figures are read back in both units and set
@@ -264,20 +268,11 @@ fn an_oom_messages_figures_are_read_and_the_assumptions_named() {
         "my qlora run on qwen2.5 72b just crashed with this\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 119.70 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 102.33 GiB memory in use. Of the allocated memory 98.10 GiB is allocated by PyTorch, and 2.71 GiB is reserved by PyTorch but unallocated.\n",
     );
     // 102.33 GiB × 1.073741824 = 109.876 GB, rounded up as memory in use.
-    assert!(
-        out.contains("this process held 102.33 GiB (109.88 GB)"),
-        "{out}"
-    );
+    out.has("this process held 102.33 GiB (109.88 GB)");
     // 119.70 - 1.02 - 102.33 = 16.35 GiB outside the process.
-    assert!(
-        out.contains("so 16.35 GiB (17.56 GB) was in use outside"),
-        "{out}"
-    );
-    assert!(out.contains("too fragmented"), "{out}");
-    assert!(
-        out.contains("dtype, batch, packing assumed until you tell me yours"),
-        "{out}"
-    );
+    out.has("so 16.35 GiB (17.56 GB) was in use outside");
+    out.has("too fragmented");
+    out.has("dtype, batch, packing assumed until you tell me yours");
 }
 
 /// A pasted vLLM startup log is the server's data: its paths and attention
@@ -290,14 +285,14 @@ fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
         "can I run vllm beside my training? it's a LoRA on Qwen2.5 14B, bf16, batch 4, packing 2048\n\n{}\n",
         log.trim()
     ));
-    assert!(!out.contains("I could not read"), "{out}");
-    assert!(!out.contains("attention sdpa"), "{out}");
-    assert!(out.contains("gpu_memory_utilization 0.8"), "{out}");
+    out.lacks("I could not read");
+    out.lacks("attention sdpa");
+    out.has("gpu_memory_utilization 0.8");
     // 0.8 × 121.69 GiB = 97.352 GiB = 104.531 GB, rounded up.
-    assert!(out.contains("0.8 × 121.69 GiB"), "{out}");
-    assert!(out.contains("= 104.54 GB"), "{out}");
-    assert!(out.contains("they do not fit side by side"), "{out}");
-    assert!(out.contains("`--gpu-memory-utilization 0.31`"), "{out}");
+    out.has("0.8 × 121.69 GiB");
+    out.has("= 104.54 GB");
+    out.has("they do not fit side by side");
+    out.has("`--gpu-memory-utilization 0.31`");
 }
 
 /// vLLM's startup refusal is read with its own figures.
@@ -306,9 +301,9 @@ fn vllms_startup_refusal_is_explained_with_its_figures() {
     let log = std::fs::read_to_string(repo().join("../shared/fixtures/vllm-startup-oom-error.txt"))
         .unwrap();
     let out = converse(&format!("{}\n", log.trim()));
-    assert!(out.contains("vLLM refused to start"), "{out}");
-    assert!(out.contains("74.9 / 142.5 = 0.52"), "{out}");
-    assert!(!out.contains("OOM noted"), "{out}");
+    out.has("vLLM refused to start");
+    out.has("74.9 / 142.5 = 0.52");
+    out.lacks("OOM noted");
 }
 
 /// "Can I run vLLM / Ollama beside my training?" is answered with the
@@ -319,26 +314,19 @@ fn sharing_questions_are_answered_with_the_numbers() {
     let out = converse(
         "LoRA on Qwen2.5 14B, bf16, batch 4, packing 2048\n\ncan I run vllm beside my training?\n\ncan ollama share the box with the trainer?\n\nI want vllm with gpu-memory-utilization 0.3 next to it, does that fit?\n",
     );
-    assert!(!out.contains("found no run setting"), "{out}");
+    out.lacks("found no run setting");
     // vLLM's default 0.9 × 121.69 GiB = 109.521 GiB = 117.597 GB, rounded up.
-    assert!(out.contains("0.9 × 121.69 GiB"), "{out}");
-    assert!(out.contains("= 117.60 GB"), "{out}");
+    out.has("0.9 × 121.69 GiB");
+    out.has("= 117.60 GB");
     // (119.48 − 78.08) / 130.66 = 0.3168… → 0.31.
-    assert!(
-        out.contains("(119.48 GB − 78.08 GB) / 130.66 GB = 0.31"),
-        "{out}"
-    );
-    assert!(
-        out.contains("left beside your run: 119.48 GB − 78.08 GB = 41.40 GB"),
-        "{out}"
-    );
+    out.has("(119.48 GB − 78.08 GB) / 130.66 GB = 0.31");
+    out.has("left beside your run: 119.48 GB − 78.08 GB = 41.40 GB");
     // 0.3 × 121.69 GiB = 36.507 GiB = 39.199 GB; with the run 117.28 GB.
-    assert!(
-        out.contains("39.20 GB + 78.08 GB = 117.28 GB against the 119.48 GB pool budget: they fit side by side"),
-        "{out}"
+    out.has(
+        "39.20 GB + 78.08 GB = 117.28 GB against the 119.48 GB pool budget: they fit side by side",
     );
     // "the trainer" is not a framework.
-    assert!(!out.contains("framework hf"), "{out}");
+    out.lacks("framework hf");
 }
 
 /// A slowdown in words is sized in step time; the room and the sampler are
@@ -348,14 +336,11 @@ fn a_slowdown_in_words_is_sized_and_the_thermal_questions_answered() {
     let out = converse(
         "my training slowed from 2.1 it/s to 1.4 it/s after about an hour, is it thermal throttling?\n\nthe box is in a closet, fan is loud\n\nwhat should I sample?\n",
     );
-    assert!(!out.contains("found no run setting"), "{out}");
+    out.lacks("found no run setting");
     // 2.1 / 1.4 = 1.5: 50 % longer per step.
-    assert!(out.contains("each step takes 50.0 % longer"), "{out}");
-    assert!(
-        out.contains("I judge throttling only from samples"),
-        "{out}"
-    );
-    assert!(out.contains("clock-event (throttle) flags"), "{out}");
+    out.has("each step takes 50.0 % longer");
+    out.has("I judge throttling only from samples");
+    out.has("clock-event (throttle) flags");
 }
 
 /// A kernel OOM-killer paste names its victim; "still" alone is a step's
@@ -369,23 +354,11 @@ fn a_full_fine_tunes_ladder_runs_to_the_end_with_figures() {
         "full fine-tune of Qwen2.5 7B, bf16, adamw, batch 8, packing 4096\n\n{}\n\nmid-step, around step 200\n\nyes\n\nstill dies\n\nyes\n\nstill OOMs\n\nyes\n\nstill\n",
         kernel.trim()
     ));
-    assert!(out.contains("killed `lmcache` (pid 3742074"), "{out}");
-    assert!(
-        out.contains("Step 2: smaller batch: done, the OOM persists."),
-        "{out}"
-    );
-    assert!(
-        out.contains("The ladder is done and the OOM persists."),
-        "{out}"
-    );
-    assert!(
-        out.contains("the same run with an 8-bit optimizer (adamw_8bit): "),
-        "{out}"
-    );
-    assert!(
-        out.contains("the same run with LoRA instead of a full fine-tune: "),
-        "{out}"
-    );
+    out.has("killed `lmcache` (pid 3742074");
+    out.has("Step 2: smaller batch: done, the OOM persists.");
+    out.has("The ladder is done and the OOM persists.");
+    out.has("the same run with an 8-bit optimizer (adamw_8bit): ");
+    out.has("the same run with LoRA instead of a full fine-tune: ");
 }
 
 /// An Ollama server log is the server's data: its `--batch-size 512` never
@@ -398,11 +371,10 @@ fn an_ollama_server_log_never_sets_the_runs_batch() {
         "LoRA on Qwen2.5 7B, bf16, batch 2, packing 2048\n\n{}\n\n/status\n",
         log.trim()
     ));
-    assert!(out.contains("Read from your Ollama server log"), "{out}");
-    assert!(out.contains("8,192 / 4 = 2,048 tokens each"), "{out}");
-    assert!(!out.contains("batch 512"), "{out}");
-    let status = &out[out.rfind("I remember:").unwrap()..];
-    assert!(status.contains("batch: 2"), "{out}");
+    out.has("Read from your Ollama server log");
+    out.has("8,192 / 4 = 2,048 tokens each");
+    out.lacks("batch 512");
+    assert!(out.after("I remember:").contains("batch: 2"), "{out}");
 }
 
 /// Unsloth's load banner names transformers too: the run's framework is
@@ -413,9 +385,9 @@ fn unsloths_banner_sets_unsloth_once() {
         std::fs::read_to_string(repo().join("../shared/fixtures/unsloth-load-banner-gb10.txt"))
             .unwrap();
     let out = converse(&format!("{}\n", banner.trim()));
-    assert!(out.contains("framework unsloth"), "{out}");
-    assert!(!out.contains("→ hf"), "{out}");
-    assert!(!out.contains("hf →"), "{out}");
+    out.has("framework unsloth");
+    out.lacks("→ hf");
+    out.lacks("hf →");
 }
 
 /// A training log that reports its own peak memory gets it read back in
@@ -429,15 +401,9 @@ fn a_trainers_own_memory_report_is_read_beside_the_plan() {
         log.trim()
     ));
     // 7.89 GiB × 1.073741824 = 8.4718 GB, rounded up.
-    assert!(
-        out.contains("reserved by PyTorch's allocator 7.89 GiB (8.48 GB)"),
-        "{out}"
-    );
-    assert!(out.contains("peak allocated 2.42 GiB (2.60 GB)"), "{out}");
-    assert!(
-        out.contains("The plan's binding peak for the run as I have it"),
-        "{out}"
-    );
+    out.has("reserved by PyTorch's allocator 7.89 GiB (8.48 GB)");
+    out.has("peak allocated 2.42 GiB (2.60 GB)");
+    out.has("The plan's binding peak for the run as I have it");
 }
 
 /// `nvidia-smi dmon` output: with `-o DT` it is thermal samples and gets
@@ -445,22 +411,13 @@ fn a_trainers_own_memory_report_is_read_beside_the_plan() {
 #[test]
 fn dmon_output_is_thermal_samples_when_it_carries_time() {
     let dated = converse(&crate::support::fixture("dmon-dt-power-temp-made-up.txt"));
-    assert!(
-        dated.contains("## Thermal check: thermal throttling"),
-        "{dated}"
-    );
-    assert!(
-        dated.contains("thermal samples: 40 from 2026-11-28 09:02:00"),
-        "{dated}"
-    );
+    dated.has("## Thermal check: thermal throttling");
+    dated.has("thermal samples: 40 from 2026-11-28 09:02:00");
     let gb10 = std::fs::read_to_string(repo().join("../shared/fixtures/nvidia-smi-dmon-gb10.txt"))
         .unwrap();
     let undated = converse(&gb10);
-    assert!(
-        undated.contains("carry no date or time unless it runs with `-o DT`"),
-        "{undated}"
-    );
-    assert!(!undated.contains("found no run setting"), "{undated}");
+    undated.has("carry no date or time unless it runs with `-o DT`");
+    undated.lacks("found no run setting");
 }
 
 /// `nvidia-smi -q -d PERFORMANCE`: the counters since the driver loaded say
@@ -480,18 +437,9 @@ fn an_nvidia_smi_q_snapshot_reads_the_throttle_counters() {
         .join("\n");
     let out = converse(&format!("{paste}\n"));
     // 50,284,264,713 µs = 50,284.26 s = 13.97 h.
-    assert!(
-        out.contains("50,284,264,713 µs = 50,284.26 s (13.97 h)"),
-        "{out}"
-    );
-    assert!(
-        out.contains("has not throttled for heat since the driver loaded"),
-        "{out}"
-    );
-    assert!(
-        out.contains("clock limits active at that moment: none"),
-        "{out}"
-    );
+    out.has("50,284,264,713 µs = 50,284.26 s (13.97 h)");
+    out.has("has not throttled for heat since the driver loaded");
+    out.has("clock limits active at that moment: none");
 }
 
 /// Short forms and solving: "seq 4096" is the packing; "the longest packing
@@ -502,20 +450,11 @@ fn short_forms_solving_and_anchor_questions() {
     let out = converse(
         "LoRA on gemma 2 27b, bf16, bs 1\n\nhow much memory will it need?\n\nwhats the longest packing that fits?\n\nseq 4096\n\nwhy does the seed say 27B LoRA only fits at 1024 then?\n",
     );
-    assert!(
-        out.contains("That figure assumes packing 2048 until you tell me yours."),
-        "{out}"
-    );
-    assert!(
-        out.contains("Longest packing length that fits: **"),
-        "{out}"
-    );
-    assert!(out.contains("pack 4096 (you said \"seq 4096\")"), "{out}");
-    assert!(
-        out.contains("The seed's anchors are rules of thumb"),
-        "{out}"
-    );
-    assert!(!out.contains("27B parameters"), "{out}");
+    out.has("That figure assumes packing 2048 until you tell me yours.");
+    out.has("Longest packing length that fits: **");
+    out.has("pack 4096 (you said \"seq 4096\")");
+    out.has("The seed's anchors are rules of thumb");
+    out.lacks("27B parameters");
 }
 
 /// "why so little available?" after a nearly full `free` is answered with
@@ -529,9 +468,6 @@ fn little_available_is_answered_with_what_to_paste() {
         "QLoRA on Llama 3.1 70B, batch 2, packing 4096\n\n{}\n\nwhy so little available?\n",
         free.trim()
     ));
-    assert!(!out.contains("found no run setting"), "{out}");
-    assert!(
-        out.contains("`ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep`"),
-        "{out}"
-    );
+    out.lacks("found no run setting");
+    out.has("`ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep`");
 }

@@ -1,6 +1,7 @@
 //! Pasted evidence that changes no answer but must be read correctly: the
-//! nvidia-smi table and its compute-apps CSV. On GB10 their memory cells say
-//! "Not Supported", so they are explained and `free -g` is asked for.
+//! nvidia-smi table and its compute-apps CSV (on GB10 their memory cells say
+//! "Not Supported", so they are explained and `free -g` is asked for), and
+//! the dispatch to the notes for `nvidia-smi -q` and Ollama's log.
 
 use crate::dialogue::absorb::Evidence;
 use crate::dialogue::questions::by_topic;
@@ -23,11 +24,11 @@ fn process_line(p: &SmiProcess) -> String {
     format!("pid {} `{}` ({kind}): {memory}", p.pid, p.name)
 }
 
-/// What the pasted nvidia-smi output says, and what it cannot say on GB10.
+/// What a pasted piece of evidence says, each kind by its own note.
 pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
-    let (gpu_line, processes) = match e {
-        Evidence::OllamaLog(log) => return ollama_log_blocks(log),
-        Evidence::SmiQuery(q) => return crate::dialogue::smi_query_note::smi_query_blocks(q, k),
+    match e {
+        Evidence::OllamaLog(log) => crate::dialogue::ollama_log_note::ollama_log_blocks(log),
+        Evidence::SmiQuery(q) => crate::dialogue::smi_query_note::smi_query_blocks(q, k),
         Evidence::SmiTable(t) => {
             let gpu = t.gpus.first().map(|g| {
                 format!(
@@ -41,19 +42,26 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
                     g.memory_text
                 )
             });
-            (gpu, &t.processes)
+            smi_blocks(gpu, &t.processes, !t.gpus.is_empty(), k)
         }
-        Evidence::ComputeApps(p) => (
+        Evidence::ComputeApps(p) => smi_blocks(
             Some("Your `nvidia-smi --query-compute-apps` output:".to_string()),
             p,
+            true,
+            k,
         ),
-    };
+    }
+}
+
+/// What the pasted nvidia-smi output says, and what it cannot say on GB10.
+fn smi_blocks(
+    gpu_line: Option<String>,
+    processes: &[SmiProcess],
+    has_gpu_rows: bool,
+    k: &Knowledge,
+) -> Vec<Block> {
     let mut blocks = Vec::new();
     blocks.extend(gpu_line.map(Block::Text));
-    let has_gpu_rows = match e {
-        Evidence::SmiTable(t) => !t.gpus.is_empty(),
-        Evidence::ComputeApps(_) | Evidence::OllamaLog(_) | Evidence::SmiQuery(_) => true,
-    };
     if processes.is_empty() {
         blocks.push(Block::Text(
             "No process rows in what you pasted (nvidia-smi lists them under `Processes:`).".into(),
@@ -77,40 +85,4 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
         k.command("free").command
     )));
     blocks
-}
-
-/// An Ollama server log: the runner's context and parallel slots, which
-/// size its KV cache; what it holds now is `ollama ps`'s to say.
-fn ollama_log_blocks(log: &crate::extract::ollama_log::OllamaLog) -> Vec<Block> {
-    use crate::calc::units::grouped;
-    let mut read = Vec::new();
-    if let Some(c) = log.ctx_size {
-        read.push(format!("context {}", grouped(c)));
-    }
-    if let Some(p) = log.parallel {
-        read.push(format!("{p} parallel slots"));
-    }
-    if let Some(l) = log.gpu_layers {
-        read.push(format!("{l} layers on the GPU"));
-    }
-    let mut text = format!(
-        "Read from your Ollama server log: it started a runner with {}. It is the inference server's log, so nothing in it changes your training run (its `--batch-size` is llama.cpp's prompt batch, not your trainer's).",
-        if read.is_empty() {
-            "no settings shown".to_string()
-        } else {
-            read.join(", ")
-        }
-    );
-    if let (Some(slot), Some(c), Some(p)) = (log.per_slot_tokens(), log.ctx_size, log.parallel) {
-        text.push_str(&format!(
-            " Its KV cache is sized for the whole `--ctx-size` {}, shared by its {p} slots: {} / {p} = {} tokens each (llama.cpp's server gives each slot n_ctx / n_parallel; Ollama passes each request's context × parallel). Ollama's FAQ says required memory scales with `OLLAMA_NUM_PARALLEL` × `OLLAMA_CONTEXT_LENGTH` (knowledge/questions.md row 4).",
-            grouped(c),
-            grouped(c),
-            grouped(slot)
-        ));
-    }
-    text.push_str(
-        " What it holds right now is in `ollama ps`: paste what it prints and I will set it against your run.",
-    );
-    vec![Block::Text(text)]
 }

@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod facts;
 pub mod greeting;
 pub mod ladder;
+pub mod ollama_log_note;
 pub mod oom_figures_note;
 pub mod oom_turn;
 pub mod plan_turn;

@@ -244,39 +244,7 @@ fn compose(
         ));
     }
 
-    if a.request == Some(Request::Summary)
-        && !a.changed_run()
-        && let Some((plan, _)) = crate::dialogue::plan_turn::build_plan(&session.facts, k)
-    {
-        reply.push(Block::Summary(Box::new(crate::dialogue::whatif::summary(
-            &plan,
-        ))));
-        let still = missing(&session.facts);
-        if !still.is_empty() {
-            let i = &plan.input;
-            let assumed: Vec<String> = still
-                .iter()
-                .filter_map(|slot| match slot {
-                    SlotName::Pack => Some(format!("packing {}", i.pack)),
-                    SlotName::Batch => Some(format!("batch {}", i.batch)),
-                    SlotName::Dtype => Some(format!("dtype {}", i.dtype.key())),
-                    _ => None,
-                })
-                .collect();
-            reply.push(Block::Text(format!(
-                "That figure assumes {} until you tell me yours. {}",
-                assumed.join(", "),
-                ask_for(&still)
-            )));
-        }
-        reply.verdict = Some(plan.judgement.verdict);
-        if let Some(ask) = &share {
-            reply
-                .blocks
-                .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
-        }
-        return reply;
-    }
+    let summarised = summary_part(session, a, k, &mut reply);
     let wants_plan = a.changed_run()
         || a.solve.is_some()
         || a.adopted
@@ -284,7 +252,7 @@ fn compose(
             a.request,
             Some(Request::FullPlan | Request::NextStep | Request::Summary)
         );
-    if wants_plan && !oom {
+    if wants_plan && !oom && !summarised {
         plan_part(session, a, now, k, &mut reply);
     }
     // After the plan, so "can I run vLLM beside it?" reads the run first.
@@ -306,6 +274,40 @@ fn compose(
         return not_understood(session, a);
     }
     reply
+}
+
+/// "How much memory will it need?": the run in one line, with what it had
+/// to assume. False when the turn asked for no summary or changed the run.
+fn summary_part(session: &Session, a: &Absorbed, k: &Knowledge, reply: &mut Reply) -> bool {
+    if a.request != Some(Request::Summary) || a.changed_run() {
+        return false;
+    }
+    let Some((plan, _)) = crate::dialogue::plan_turn::build_plan(&session.facts, k) else {
+        return false;
+    };
+    reply.push(Block::Summary(Box::new(crate::dialogue::whatif::summary(
+        &plan,
+    ))));
+    let still = missing(&session.facts);
+    if !still.is_empty() {
+        let i = &plan.input;
+        let assumed: Vec<String> = still
+            .iter()
+            .filter_map(|slot| match slot {
+                SlotName::Pack => Some(format!("packing {}", i.pack)),
+                SlotName::Batch => Some(format!("batch {}", i.batch)),
+                SlotName::Dtype => Some(format!("dtype {}", i.dtype.key())),
+                _ => None,
+            })
+            .collect();
+        reply.push(Block::Text(format!(
+            "That figure assumes {} until you tell me yours. {}",
+            assumed.join(", "),
+            ask_for(&still)
+        )));
+    }
+    reply.verdict = Some(plan.judgement.verdict);
+    true
 }
 
 /// The plan, a short "old → new" after a correction, or what it still needs.

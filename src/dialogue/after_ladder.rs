@@ -22,18 +22,21 @@ fn family_of(facts: &Facts, k: &Knowledge) -> Option<(String, u64)> {
 /// The same run with one more change, planned: "batch 1: 80.11 GB (fits)".
 fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
     use crate::calc::setup::{Method, Optimizer};
-    let at = jiff::Timestamp::UNIX_EPOCH;
-    let known = |words: &str| (words.to_string(), at);
+    use crate::extract::slots::{Found, Slot};
+    // Each option is a what-if of one slot, applied the way a typed one is.
+    let option = |label: &str, slot: Slot, words: &str| {
+        let found = Found {
+            slot,
+            words: words.to_string(),
+        };
+        (
+            label.to_string(),
+            crate::dialogue::whatif::hypothetical(facts, &[found]),
+        )
+    };
     let mut options: Vec<(String, Facts)> = Vec::new();
     if facts.batch.as_ref().is_some_and(|b| b.value > 1) {
-        let mut f = facts.clone();
-        let (words, at) = known("batch 1");
-        f.batch = Some(Known {
-            value: 1,
-            words,
-            at,
-        });
-        options.push(("batch 1".into(), f));
+        options.push(option("batch 1", Slot::Batch(1), "batch 1"));
     }
     let method = facts.method.as_ref().map(|m| m.value);
     let optimizer = facts.optimizer.as_ref().map(|o| o.value);
@@ -43,34 +46,25 @@ fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
             Some(Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::Adafactor)
         )
     {
-        let mut f = facts.clone();
-        let (words, at) = known("adamw_8bit");
-        f.optimizer = Some(Known {
-            value: Optimizer::AdamW8bit,
-            words,
-            at,
-        });
-        options.push(("an 8-bit optimizer (adamw_8bit)".into(), f));
+        options.push(option(
+            "an 8-bit optimizer (adamw_8bit)",
+            Slot::Optimizer(Optimizer::AdamW8bit),
+            "adamw_8bit",
+        ));
     }
     if method == Some(Method::Full) {
-        let mut f = facts.clone();
-        let (words, at) = known("LoRA");
-        f.method = Some(Known {
-            value: Method::Lora,
-            words,
-            at,
-        });
-        options.push(("LoRA instead of a full fine-tune".into(), f));
+        options.push(option(
+            "LoRA instead of a full fine-tune",
+            Slot::Method(Method::Lora),
+            "LoRA",
+        ));
     }
     if facts.checkpointing.as_ref().is_some_and(|c| !c.value) {
-        let mut f = facts.clone();
-        let (words, at) = known("gradient checkpointing on");
-        f.checkpointing = Some(Known {
-            value: true,
-            words,
-            at,
-        });
-        options.push(("gradient checkpointing on".into(), f));
+        options.push(option(
+            "gradient checkpointing on",
+            Slot::GradCheckpointing(true),
+            "gradient checkpointing on",
+        ));
     }
     options
         .into_iter()

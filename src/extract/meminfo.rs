@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn real_gb10_excerpt_with_leading_spaces() {
-        let text = include_str!("../../../shared/fixtures/meminfo-gb10-excerpt.txt");
+        let text = include_str!("../../tests/fixtures/meminfo-gb10-excerpt.txt");
         assert!(looks_like_meminfo(text));
         let r = parse_meminfo(text).unwrap();
         assert_eq!(r.total_kib, 127_600_748);

@@ -26,10 +26,10 @@ pub mod trainer_memory;
 pub mod vllm_log;
 pub mod when;
 
-/// A real capture from `../shared/fixtures/`, for the readers' tests.
+/// A real capture copied from the shared fixtures into `tests/fixtures/`, for the readers' tests.
 #[cfg(test)]
 pub(crate) fn shared_fixture(name: &str) -> String {
-    let path = format!("{}/../shared/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn real_stress_table_on_gb10() {
-        let text = include_str!("../../../shared/fixtures/nvidia-smi-table-gb10-stress-105w.txt");
+        let text = include_str!("../../tests/fixtures/nvidia-smi-table-gb10-stress-105w.txt");
         assert!(looks_like_smi_table(text));
         let t = parse_smi_table(text).unwrap();
         assert_eq!(t.driver.as_deref(), Some("580.95.05"));
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn real_vllm_table_and_a_cut_off_one() {
-        let text = include_str!("../../../shared/fixtures/nvidia-smi-table-gb10-vllm.txt");
+        let text = include_str!("../../tests/fixtures/nvidia-smi-table-gb10-vllm.txt");
         let t = parse_smi_table(text).unwrap();
         assert_eq!(t.processes.len(), 3);
         assert_eq!(t.processes[2].name, "VLLM::EngineCore");
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn real_compute_apps_csv_after_a_prompt() {
-        let text = include_str!("../../../shared/fixtures/nvidia-smi-compute-apps-gb10.txt");
+        let text = include_str!("../../tests/fixtures/nvidia-smi-compute-apps-gb10.txt");
         assert!(looks_like_compute_apps(text));
         assert!(!looks_like_smi_table(text));
         let p = parse_compute_apps(text).unwrap();

@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn real_capture_with_context_column() {
-        let text = include_str!("../../../shared/fixtures/ollama-ps.txt");
+        let text = include_str!("../../tests/fixtures/ollama-ps.txt");
         assert!(looks_like_ollama_ps(text));
         let m = parse_ollama_ps(text).unwrap();
         assert_eq!(m.len(), 1);

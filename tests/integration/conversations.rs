@@ -1,4 +1,4 @@
-//! Each conversation in ../shared/conversations/, piped through the binary,
+//! Each conversation in tests/fixtures/conversations/ (copied from the shared set), piped through the binary,
 //! checked for the behaviour its README asks for (not for exact text).
 
 use crate::support::{Headroom, repo};
@@ -9,7 +9,7 @@ struct Conversation {
 }
 
 fn run(name: &str) -> Conversation {
-    let path = repo().join("../shared/conversations").join(name);
+    let path = repo().join("tests/fixtures/conversations").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let data = tempfile::tempdir().unwrap();
     let ran = Headroom::new(data.path()).stdin(&text).run().ok();
@@ -59,7 +59,7 @@ fn converse(text: &str) -> Conversation {
 
 #[test]
 fn no_conversation_gets_the_old_dead_end() {
-    let dir = repo().join("../shared/conversations");
+    let dir = repo().join("tests/fixtures/conversations");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "txt") {
@@ -280,7 +280,7 @@ fn an_oom_messages_figures_are_read_and_the_assumptions_named() {
 #[test]
 fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
     let log =
-        std::fs::read_to_string(repo().join("../shared/fixtures/vllm-startup-gb10.txt")).unwrap();
+        std::fs::read_to_string(repo().join("tests/fixtures/vllm-startup-gb10.txt")).unwrap();
     let out = converse(&format!(
         "can I run vllm beside my training? it's a LoRA on Qwen2.5 14B, bf16, batch 4, packing 2048\n\n{}\n",
         log.trim()
@@ -298,7 +298,7 @@ fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
 /// vLLM's startup refusal is read with its own figures.
 #[test]
 fn vllms_startup_refusal_is_explained_with_its_figures() {
-    let log = std::fs::read_to_string(repo().join("../shared/fixtures/vllm-startup-oom-error.txt"))
+    let log = std::fs::read_to_string(repo().join("tests/fixtures/vllm-startup-oom-error.txt"))
         .unwrap();
     let out = converse(&format!("{}\n", log.trim()));
     out.has("vLLM refused to start");
@@ -349,7 +349,7 @@ fn a_slowdown_in_words_is_sized_and_the_thermal_questions_answered() {
 #[test]
 fn a_full_fine_tunes_ladder_runs_to_the_end_with_figures() {
     let kernel =
-        std::fs::read_to_string(repo().join("../shared/fixtures/kernel-oom-kill.txt")).unwrap();
+        std::fs::read_to_string(repo().join("tests/fixtures/kernel-oom-kill.txt")).unwrap();
     let out = converse(&format!(
         "full fine-tune of Qwen2.5 7B, bf16, adamw, batch 8, packing 4096\n\n{}\n\nmid-step, around step 200\n\nyes\n\nstill dies\n\nyes\n\nstill OOMs\n\nyes\n\nstill\n",
         kernel.trim()
@@ -366,7 +366,7 @@ fn a_full_fine_tunes_ladder_runs_to_the_end_with_figures() {
 #[test]
 fn an_ollama_server_log_never_sets_the_runs_batch() {
     let log =
-        std::fs::read_to_string(repo().join("../shared/fixtures/ollama-server-log.txt")).unwrap();
+        std::fs::read_to_string(repo().join("tests/fixtures/ollama-server-log.txt")).unwrap();
     let out = converse(&format!(
         "LoRA on Qwen2.5 7B, bf16, batch 2, packing 2048\n\n{}\n\n/status\n",
         log.trim()
@@ -382,7 +382,7 @@ fn an_ollama_server_log_never_sets_the_runs_batch() {
 #[test]
 fn unsloths_banner_sets_unsloth_once() {
     let banner =
-        std::fs::read_to_string(repo().join("../shared/fixtures/unsloth-load-banner-gb10.txt"))
+        std::fs::read_to_string(repo().join("tests/fixtures/unsloth-load-banner-gb10.txt"))
             .unwrap();
     let out = converse(&format!("{}\n", banner.trim()));
     out.has("framework unsloth");
@@ -395,7 +395,7 @@ fn unsloths_banner_sets_unsloth_once() {
 #[test]
 fn a_trainers_own_memory_report_is_read_beside_the_plan() {
     let log =
-        std::fs::read_to_string(repo().join("../shared/fixtures/axolotl-summary.txt")).unwrap();
+        std::fs::read_to_string(repo().join("tests/fixtures/axolotl-summary.txt")).unwrap();
     let out = converse(&format!(
         "LoRA on Llama 3.1 8B, bf16, batch 2, packing 512\n\n{}\n",
         log.trim()
@@ -413,7 +413,7 @@ fn dmon_output_is_thermal_samples_when_it_carries_time() {
     let dated = converse(&crate::support::fixture("dmon-dt-power-temp-made-up.txt"));
     dated.has("## Thermal check: thermal throttling");
     dated.has("thermal samples: 40 from 2026-11-28 09:02:00");
-    let gb10 = std::fs::read_to_string(repo().join("../shared/fixtures/nvidia-smi-dmon-gb10.txt"))
+    let gb10 = std::fs::read_to_string(repo().join("tests/fixtures/nvidia-smi-dmon-gb10.txt"))
         .unwrap();
     let undated = converse(&gb10);
     undated.has("carry no date or time unless it runs with `-o DT`");
@@ -426,7 +426,7 @@ fn dmon_output_is_thermal_samples_when_it_carries_time() {
 #[test]
 fn an_nvidia_smi_q_snapshot_reads_the_throttle_counters() {
     let text = std::fs::read_to_string(
-        repo().join("../shared/fixtures/nvidia-smi-q-performance-gb10.txt"),
+        repo().join("tests/fixtures/nvidia-smi-q-performance-gb10.txt"),
     )
     .unwrap();
     // Piped turns end at blank lines; the REPL takes the paste whole.
@@ -462,7 +462,7 @@ fn short_forms_solving_and_anchor_questions() {
 #[test]
 fn little_available_is_answered_with_what_to_paste() {
     let free =
-        std::fs::read_to_string(repo().join("../shared/fixtures/free-h-spark-vllm-high.txt"))
+        std::fs::read_to_string(repo().join("tests/fixtures/free-h-spark-vllm-high.txt"))
             .unwrap();
     let out = converse(&format!(
         "QLoRA on Llama 3.1 70B, batch 2, packing 4096\n\n{}\n\nwhy so little available?\n",

@@ -18,9 +18,9 @@ const SEEDS: &[&str] = &[
     include_str!("../fixtures/torchtune-steps.txt"),
     include_str!("../fixtures/llama-3.1-8b-config.json"),
     include_str!("../fixtures/nvidia-smi-query-timestamp-loop.txt"),
-    include_str!("../../../shared/fixtures/nvidia-smi-table-gb10-vllm.txt"),
-    include_str!("../../../shared/fixtures/ollama-ps.txt"),
-    include_str!("../../../shared/fixtures/nvidia-smi-compute-apps-gb10.txt"),
+    include_str!("../fixtures/nvidia-smi-table-gb10-vllm.txt"),
+    include_str!("../fixtures/ollama-ps.txt"),
+    include_str!("../fixtures/nvidia-smi-compute-apps-gb10.txt"),
     "model_name_or_path: Qwen/Qwen2.5-32B-Instruct\nfinetuning_type: lora\ncutoff_len: 2048\nper_device_train_batch_size: 1\n",
     "/home/owner/runs/sft-0412/thermal.log",
 ];

@@ -14,7 +14,7 @@ use headroom::knowledge::Knowledge;
 const GIB: f64 = 1_073_741_824.0;
 
 fn shared(name: &str) -> String {
-    std::fs::read_to_string(crate::support::repo().join("../shared/fixtures").join(name)).unwrap()
+    std::fs::read_to_string(crate::support::repo().join("tests/fixtures").join(name)).unwrap()
 }
 
 /// Hundredths of a GB, rounded down, as the budget rounds.

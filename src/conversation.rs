@@ -51,6 +51,13 @@ pub enum Outcome {
     Quit,
 }
 
+/// A remembered data file's absolute path, or `None` when it no longer
+/// names a regular file (the greeting lists no phantoms).
+fn absolute_file(path: &str) -> Option<String> {
+    let p = std::fs::canonicalize(expand_home(path)).ok()?;
+    p.is_file().then(|| p.display().to_string())
+}
+
 /// `~/x` as the owner's home, like a shell would.
 fn expand_home(path: &str) -> PathBuf {
     match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
@@ -146,7 +153,7 @@ impl Conversation {
     }
 
     pub fn greeting(&self, at: Timestamp) -> String {
-        let mut text = greeting(&self.session, at, Knowledge::embedded());
+        let mut text = greeting(&self.session, at, Knowledge::embedded(), &absolute_file);
         if let Some(kept) = &self.repaired {
             text.push_str(&format!(
                 "\n\n(The transcript ended inside a record, as after a crash mid-write: I cut it back to the last whole record and kept the original as {}.)",
@@ -264,6 +271,17 @@ impl Conversation {
                             })?;
                             dropped.push(slot.key());
                         }
+                    }
+                    // "all" is a fresh start: the plan record, the ladder,
+                    // the thermal files and every decision go too.
+                    if arg.as_deref() == Some("all") && self.session != Session::default() {
+                        self.record(Event::Forget {
+                            at,
+                            session: self.id.clone(),
+                            slot: "all".to_string(),
+                        })?;
+                        self.session = Session::default();
+                        dropped.push("everything else (the last plan, the OOM ladder, thermal files, decisions)");
                     }
                     if dropped.is_empty() {
                         Reply::info("I had nothing remembered under that name.")

@@ -46,11 +46,27 @@ pub enum Block {
     Code(String),
 }
 
-/// A plan with the inputs it came from.
+/// A plan with the inputs it came from, and how much of it to show.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanView {
     pub plan: Plan,
     pub inputs: Vec<InputLine>,
+    pub detail: PlanDetail,
+}
+
+/// How much of a plan a reply shows: one screen first, the rest on request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanDetail {
+    /// Verdict, the largest terms, the assumptions in a line, the next step.
+    Brief,
+    /// The whole worksheet ("full plan", "why?").
+    Full,
+    /// The load, eval, save and resume peaks ("phases").
+    Phases,
+    /// The seed's anchors recomputed ("anchors").
+    Anchors,
+    /// Where each input came from and every assumption ("assumptions").
+    Assumptions,
 }
 
 /// The figures of one plan that a short reply shows.
@@ -89,6 +105,8 @@ pub struct PoolView {
     pub report: PoolReport,
     /// Where "your run needs X GB" comes from.
     pub need_source: String,
+    /// Each process's reasoning in full ("details"), not the table.
+    pub full: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -96,6 +114,8 @@ pub struct ThermalView {
     pub analysis: Analysis,
     pub thermal: Vec<ThermalSample>,
     pub train: Vec<TrainSample>,
+    /// The evidence list too ("details"), not only the verdict and chart.
+    pub full: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

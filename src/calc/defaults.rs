@@ -6,6 +6,30 @@ use crate::calc::setup::{
     Sharding,
 };
 
+/// A default the plan took, in full (the worksheet's list) and as the
+/// few words the one-screen answer strings together.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(into = "String")]
+pub struct Assumption {
+    pub short: String,
+    pub full: String,
+}
+
+impl From<Assumption> for String {
+    fn from(a: Assumption) -> String {
+        a.full
+    }
+}
+
+impl Assumption {
+    fn new(short: impl Into<String>, full: impl Into<String>) -> Assumption {
+        Assumption {
+            short: short.into(),
+            full: full.into(),
+        }
+    }
+}
+
 pub const DEFAULT_BATCH: u64 = 1;
 pub const DEFAULT_PACK: u64 = 2048;
 pub const DEFAULT_RANK: u64 = 16;
@@ -39,78 +63,105 @@ pub struct Choices {
     pub packed: Option<bool>,
 }
 
-pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInput, Vec<String>) {
+pub fn complete(
+    model: ModelSpec,
+    method: Method,
+    choices: &Choices,
+) -> (PlanInput, Vec<Assumption>) {
     let mut assumed = Vec::new();
     // A quantized dtype named by the owner is the weights' storage; the
     // compute dtype stays 16-bit.
     let (dtype, weight_format) = match (choices.dtype, method) {
         (Some(d), Method::Qlora) if d.is_quantized() => {
-            assumed.push("compute dtype bf16 (QLoRA computes in 16-bit)".to_string());
+            assumed.push(Assumption::new(
+                "bf16 compute",
+                "compute dtype bf16 (QLoRA computes in 16-bit)",
+            ));
             (Dtype::Bf16, if d == Dtype::Int4 { Dtype::Nf4Dq } else { d })
         }
         (Some(d), Method::Qlora) => {
-            assumed.push(
-                "base weights nf4 with double quantization (bitsandbytes QLoRA as most recipes set it)"
-                    .to_string(),
-            );
+            assumed.push(Assumption::new(
+                "nf4 double-quant base",
+                "base weights nf4 with double quantization (bitsandbytes QLoRA as most recipes set it)",
+            ));
             (d, Dtype::Nf4Dq)
         }
         (None, Method::Qlora) => {
-            assumed.push(
-                "base weights nf4 with double quantization, compute in bf16 (QLoRA as most recipes set it)"
-                    .to_string(),
-            );
+            assumed.push(Assumption::new(
+                "nf4 double-quant base, bf16 compute",
+                "base weights nf4 with double quantization, compute in bf16 (QLoRA as most recipes set it)",
+            ));
             (Dtype::Bf16, Dtype::Nf4Dq)
         }
         (Some(d), Method::Full) if d.is_quantized() => {
-            assumed.push(format!(
-                "full fine-tuning trains 16-bit weights, so {} was read as bf16",
-                d.key()
+            assumed.push(Assumption::new(
+                format!("bf16 (not {})", d.key()),
+                format!(
+                    "full fine-tuning trains 16-bit weights, so {} was read as bf16",
+                    d.key()
+                ),
             ));
             (Dtype::Bf16, Dtype::Bf16)
         }
         (Some(d), _) if d.is_quantized() => (Dtype::Bf16, d),
         (Some(d), _) => (d, d),
         (None, _) => {
-            assumed.push("dtype bf16".to_string());
+            assumed.push(Assumption::new("bf16", "dtype bf16"));
             (Dtype::Bf16, Dtype::Bf16)
         }
     };
     let optimizer = choices.optimizer.unwrap_or_else(|| {
-        assumed.push("optimizer AdamW with fp32 states".to_string());
+        assumed.push(Assumption::new("AdamW", "optimizer AdamW with fp32 states"));
         Optimizer::AdamW
     });
     let batch = choices.batch.unwrap_or_else(|| {
-        assumed.push(format!("batch {DEFAULT_BATCH}"));
+        assumed.push(Assumption::new(
+            format!("batch {DEFAULT_BATCH}"),
+            format!("batch {DEFAULT_BATCH}"),
+        ));
         DEFAULT_BATCH
     });
     let pack = choices.pack.unwrap_or_else(|| {
-        assumed.push(format!("packing length {DEFAULT_PACK}"));
+        assumed.push(Assumption::new(
+            format!("packing {DEFAULT_PACK}"),
+            format!("packing length {DEFAULT_PACK}"),
+        ));
         DEFAULT_PACK
     });
     let preset = choices.preset.as_ref();
     let grad_checkpointing = choices.grad_checkpointing.unwrap_or_else(|| match preset {
         Some(p) => {
-            assumed.push(format!(
-                "gradient checkpointing {}, {}'s default ({})",
-                if p.checkpointing { "on" } else { "off" },
-                p.key,
-                p.cite
+            let on = if p.checkpointing { "on" } else { "off" };
+            assumed.push(Assumption::new(
+                format!("checkpointing {on} ({})", p.key),
+                format!(
+                    "gradient checkpointing {on}, {}'s default ({})",
+                    p.key, p.cite
+                ),
             ));
             p.checkpointing
         }
         None => {
-            assumed.push("gradient checkpointing on".to_string());
+            assumed.push(Assumption::new(
+                "checkpointing on",
+                "gradient checkpointing on",
+            ));
             true
         }
     });
     let (lora_rank, lora_targets) = if method.uses_adapter() {
         let rank = choices.lora_rank.unwrap_or_else(|| {
-            assumed.push(format!("LoRA rank {DEFAULT_RANK}"));
+            assumed.push(Assumption::new(
+                format!("rank {DEFAULT_RANK}"),
+                format!("LoRA rank {DEFAULT_RANK}"),
+            ));
             DEFAULT_RANK
         });
         let targets = choices.lora_targets.clone().unwrap_or_else(|| {
-            assumed.push("LoRA on all linear projections (all-linear)".to_string());
+            assumed.push(Assumption::new(
+                "all-linear",
+                "LoRA on all linear projections (all-linear)",
+            ));
             LoraTargets::AllLinear
         });
         (rank, targets)
@@ -119,7 +170,10 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
     };
     let lora_dropout = if method.uses_adapter() {
         choices.lora_dropout.unwrap_or_else(|| {
-            assumed.push("LoRA dropout above 0 (recipes commonly use 0.05)".to_string());
+            assumed.push(Assumption::new(
+                "dropout > 0",
+                "LoRA dropout above 0 (recipes commonly use 0.05)",
+            ));
             true
         })
     } else {
@@ -127,48 +181,68 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
     };
     let precision = choices.precision.unwrap_or_else(|| match preset {
         Some(p) => {
-            assumed.push(format!(
-                "precision: {}, {}'s default ({})",
-                p.precision.label(),
-                p.key,
-                p.cite
+            assumed.push(Assumption::new(
+                format!("{} ({})", p.precision.short(), p.key),
+                format!(
+                    "precision: {}, {}'s default ({})",
+                    p.precision.label(),
+                    p.key,
+                    p.cite
+                ),
             ));
             p.precision
         }
         None => {
-            assumed.push(format!("precision: {}", Precision::Standard.label()));
+            assumed.push(Assumption::new(
+                Precision::Standard.short(),
+                format!("precision: {}", Precision::Standard.label()),
+            ));
             Precision::Standard
         }
     });
     let attention = choices.attention.unwrap_or_else(|| {
-        assumed.push("attention by PyTorch SDPA (no seq × seq score matrix kept)".to_string());
+        assumed.push(Assumption::new(
+            "SDPA",
+            "attention by PyTorch SDPA (no seq × seq score matrix kept)",
+        ));
         Attention::Sdpa
     });
     let loss = choices.loss.unwrap_or_else(|| match preset {
         Some(p) => {
-            assumed.push(format!("loss: {}, {}'s default ({})", p.loss.key(), p.key, p.cite));
+            assumed.push(Assumption::new(
+                format!("loss {} ({})", p.loss.key(), p.key),
+                format!("loss: {}, {}'s default ({})", p.loss.key(), p.key, p.cite),
+            ));
             p.loss
         }
         None => {
-            assumed.push(
-                "a plain cross-entropy on logits cast to fp32, as transformers does (not fused or chunked)"
-                    .to_string(),
-            );
+            assumed.push(Assumption::new(
+                "fp32-logit loss",
+                "a plain cross-entropy on logits cast to fp32, as transformers does (not fused or chunked)",
+            ));
             Loss::Upcast
         }
     });
     let runtime = match preset {
         Some(p) => {
-            assumed.push(format!(
-                "batches {} and evaluation batch {}, {}'s defaults ({})",
-                if p.packed {
-                    "of one fixed length (packed)"
-                } else {
-                    "padded to each batch's longest sample (not packed)"
-                },
-                p.eval_batch,
-                p.key,
-                p.cite
+            assumed.push(Assumption::new(
+                format!(
+                    "{} batches, eval batch {} ({})",
+                    if p.packed { "packed" } else { "padded" },
+                    p.eval_batch,
+                    p.key
+                ),
+                format!(
+                    "batches {} and evaluation batch {}, {}'s defaults ({})",
+                    if p.packed {
+                        "of one fixed length (packed)"
+                    } else {
+                        "padded to each batch's longest sample (not packed)"
+                    },
+                    p.eval_batch,
+                    p.key,
+                    p.cite
+                ),
             ));
             crate::calc::runtime::Runtime {
                 framework: crate::calc::runtime::Framework { key: p.key.clone() },
@@ -182,7 +256,10 @@ pub fn complete(model: ModelSpec, method: Method, choices: &Choices) -> (PlanInp
         }
         None => {
             if choices.packed.is_none() {
-                assumed.push("batches padded to each batch's longest sample (not packed: say \"packing=True\" if yours are)".to_string());
+                assumed.push(Assumption::new(
+                    "padded batches",
+                    "batches padded to each batch's longest sample (not packed: say \"packing=True\" if yours are)",
+                ));
             }
             crate::calc::runtime::Runtime {
                 packed: choices.packed.unwrap_or(false),

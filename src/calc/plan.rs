@@ -27,7 +27,7 @@ pub struct Plan {
     pub anchors: Vec<AnchorComparison>,
     pub alternatives: Vec<Alternative>,
     /// Inputs that took a default rather than the owner's answer.
-    pub assumptions: Vec<String>,
+    pub assumptions: Vec<crate::calc::defaults::Assumption>,
     /// Facts about this set-up the owner should know (paging, multi-Spark).
     pub notes: Vec<String>,
     /// The longest packing or largest batch that fits, when asked.
@@ -37,7 +37,7 @@ pub struct Plan {
 pub fn make_plan(
     input: PlanInput,
     free: Option<&FreeReading>,
-    assumptions: Vec<String>,
+    assumptions: Vec<crate::calc::defaults::Assumption>,
     k: &Knowledge,
 ) -> Plan {
     let est = estimate(&input, k);

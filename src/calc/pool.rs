@@ -28,6 +28,8 @@ pub struct ProcessVerdict {
     pub heavy: bool,
     pub recommendation: Recommendation,
     pub reason: String,
+    /// The reason in a few words, for the table.
+    pub why: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,6 +139,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                 heavy,
                 recommendation: Recommendation::Keep,
                 reason: String::new(),
+                why: String::new(),
             }
         })
         .collect();
@@ -146,13 +149,16 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
     order.sort_by_key(|&i| verdicts[i].cap_centi_gb.unwrap_or(u64::MAX));
     for i in order {
         let v = &mut verdicts[i];
-        let (rec, reason) = match v.process.kind {
+        let (rec, reason, why) = match v.process.kind {
             ProcessKind::Unknown => (
                 Recommendation::Keep,
                 "not recognised; headroom does not guess. Check what it is before a full-pool run".to_string(),
+                "not recognised: check it".to_string(),
             ),
             // Set after the loop, from its server's recommendation.
-            ProcessKind::VllmEngine if has_vllm_server => (Recommendation::Keep, String::new()),
+            ProcessKind::VllmEngine if has_vllm_server => {
+                (Recommendation::Keep, String::new(), String::new())
+            }
             _ if v.heavy => (
                 Recommendation::Stop,
                 match v.cap_fraction {
@@ -164,6 +170,14 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                     None if v.process.kind == ProcessKind::Trainer => "an uncapped trainer is a heavy job: stop it before yours (if it is the run you are planning, it is the one to keep)".to_string(),
                     None if v.process.kind == ProcessKind::OllamaServer && !has_ollama_runner => "no model is loaded (no Ollama runner in the listing), so it holds little now; but it loads a model with no cap on the next request, so stop it, or make sure nothing calls it, before a long or full-pool run (`ollama ps` shows what it has loaded)".to_string(),
                     None => "uncapped: it can grow into the memory your run needs and evict its pages silently, so stop it before a long or full-pool run".to_string(),
+                },
+                match v.cap_fraction {
+                    Some(f) => format!("cap {} ≥ {}", plain(f), plain(near)),
+                    None if v.process.kind == ProcessKind::Trainer => "uncapped trainer".to_string(),
+                    None if v.process.kind == ProcessKind::OllamaServer && !has_ollama_runner => {
+                        "loads uncapped on demand".to_string()
+                    }
+                    None => "uncapped: can grow".to_string(),
                 },
             ),
             _ => {
@@ -192,6 +206,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                                     show_centi(budget_centi)
                                 )
                             },
+                            "caps + your run fit".to_string(),
                         )
                     }
                     Some(need) => (
@@ -203,12 +218,14 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                             show_centi(need),
                             show_centi(budget_centi)
                         ),
+                        "cap + your run > budget".to_string(),
                     ),
                     None => {
                         kept_caps += cap;
                         (
                             Recommendation::Keep,
                             "capped below the near-capacity line; whether your run fits beside it depends on its size: tell me the run or give --need".to_string(),
+                            "capped; your run's size unknown".to_string(),
                         )
                     }
                 }
@@ -216,6 +233,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
         };
         v.recommendation = rec;
         v.reason = reason;
+        v.why = why;
     }
     // The engine child shares its server's fate: one recommendation for both.
     if let Some((server_pid, server_rec)) = verdicts
@@ -231,6 +249,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
             v.reason = format!(
                 "part of the vLLM server (pid {server_pid}), so it goes with the server: stopping the server stops it"
             );
+            v.why = format!("goes with pid {server_pid}");
         }
     }
     PoolReport {

@@ -177,6 +177,15 @@ impl Precision {
         }
     }
 
+    /// A few words for the one-screen answer's "assumed" line.
+    pub fn short(self) -> &'static str {
+        match self {
+            Precision::Standard => "16-bit weights/fp32 states",
+            Precision::Pure => "pure 16-bit",
+            Precision::Mixed => "fp32 master weights",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Precision::Standard => {

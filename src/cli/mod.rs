@@ -8,7 +8,7 @@ pub mod thermal;
 
 use crate::conversation::{Conversation, now};
 use crate::memory::datadir;
-use crate::render::terminal::{Style, render};
+
 use args::{Cli, Command};
 use clap::Parser;
 use std::ffi::OsString;
@@ -119,7 +119,12 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
                 fail(&format!("the chart could not be written: {chart}"))
             }
         },
-        Some(Command::Sampler) => print(Ok(render(&thermal::sampler_text(), Style::detect()))),
+        // The script alone on stdout, so `headroom sampler > sample.sh`
+        // is runnable; how to use it goes to stderr.
+        Some(Command::Sampler) => {
+            eprintln!("{}", thermal::sampler_usage());
+            print(Ok(thermal::SAMPLER.trim_end().to_string()))
+        }
         Some(Command::Key { action }) => print(key(action)),
         None => dialogue(&cli),
     }

@@ -19,6 +19,11 @@ use std::path::Path;
 pub const SAMPLER: &str = include_str!("../../assets/thermal-sample.sh");
 
 /// The script and how to run it; headroom never runs it.
+/// How to save, start and stop the sampler, for stderr beside the script.
+pub fn sampler_usage() -> &'static str {
+    "headroom sampler: the thermal sampler script is on stdout. Save and start it next to your run:\n  headroom sampler > sample.sh && bash sample.sh 30 thermal.log\nIt prints its PID and appends one row every 30 seconds; stop it with `kill PID` when the run ends, then give headroom thermal.log and the training log."
+}
+
 pub fn sampler_text() -> String {
     format!(
         "The sampler (assets/thermal-sample.sh in headroom's repository). Save it on the Spark, then start it next to your run:\n\n```\nbash assets/thermal-sample.sh 30 thermal.log\n```\n\nIt prints the sampler's PID and appends one row every 30 seconds. Stop it with `kill PID` when the run ends, then give me `thermal.log` and the training log.\n\n```bash\n{SAMPLER}```"
@@ -137,7 +142,15 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
     if analysis.thermal_span.is_some() && analysis.insufficient.is_empty() {
         md.push_str(&format!(
             "\n```\n{}\n```\n",
-            chart(&thermal, train_samples, &analysis, 72, glyphs)
+            chart(
+                &thermal,
+                train_samples,
+                &analysis,
+                crate::render::terminal::width(style)
+                    .unwrap_or(80)
+                    .clamp(48, 160),
+                glyphs
+            )
         ));
     }
     Ok((render(&md, style), chart_error))

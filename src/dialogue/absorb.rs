@@ -10,7 +10,7 @@ use crate::dialogue::ladder::{
 };
 use crate::dialogue::oom_turn::changed_facts;
 use crate::dialogue::pool_turn::{pool_report, stop_action, unload_action};
-use crate::dialogue::session::Session;
+use crate::dialogue::session::{Session, Topic};
 use crate::dialogue::words::absorb_words;
 use crate::extract::approval::Answer;
 use crate::extract::free::from_meminfo;
@@ -90,6 +90,12 @@ pub struct Absorbed {
     pub stray_answer: bool,
     /// The turn was about the thermal workflow (data, start time, a question).
     pub thermal: bool,
+    /// "details" right after a thermal answer: its evidence, not the plan's.
+    pub thermal_details: bool,
+    /// "details" right after a pool answer: each process's reasoning.
+    pub pool_details: bool,
+    /// "is that bad?", "how do I stop it?": about the last answer.
+    pub follow_up: Option<crate::extract::intent::FollowUp>,
     pub request: Option<Request>,
     /// The owner's words, when the turn was words (questions are answered
     /// from them).
@@ -254,7 +260,51 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
     if out.updates.is_empty() && !out.adopted {
         out.before = None;
     }
+    if session.topic == Some(Topic::Thermal)
+        && out.request == Some(Request::Plan(crate::reply::PlanDetail::Full))
+    {
+        out.request = None;
+        out.thermal = true;
+        out.thermal_details = true;
+    }
+    if session.topic == Some(Topic::Pool)
+        && out.request == Some(Request::Plan(crate::reply::PlanDetail::Full))
+        && (session.procs.is_some() || session.ollama.is_some())
+    {
+        out.request = None;
+        out.procs = session.procs.is_some();
+        out.ollama = session.ollama.is_some();
+        out.pool_details = true;
+    }
+    if out.updates.is_empty()
+        && out.oom.is_none()
+        && !out.thermal
+        && let Some(words) = &out.words
+    {
+        out.follow_up = crate::extract::intent::follow_up(words);
+    }
+    if let Some(topic) = topic_of(&out) {
+        session.topic = Some(topic);
+    }
     out
+}
+
+/// The workflow a turn was about, when it was about one.
+fn topic_of(a: &Absorbed) -> Option<Topic> {
+    if a.oom.is_some() {
+        Some(Topic::Oom)
+    } else if a.thermal {
+        Some(Topic::Thermal)
+    } else if a.procs || a.ollama || a.vllm_log {
+        Some(Topic::Pool)
+    } else if a.changed_run()
+        || a.solve.is_some()
+        || matches!(a.request, Some(Request::Plan(_) | Request::Summary))
+    {
+        Some(Topic::Plan)
+    } else {
+        None
+    }
 }
 
 /// A fresh memory paste may be the evidence a finished ladder asked for.

@@ -2,7 +2,6 @@
 //! and the pure replies for the ones that need no I/O.
 
 use crate::dialogue::facts::SlotName;
-use crate::dialogue::greeting::status_lines;
 use crate::dialogue::plan_turn::missing;
 use crate::dialogue::session::{Session, done_line, when};
 use crate::reply::Reply;
@@ -209,6 +208,24 @@ mod tests {
         assert_eq!(
             forget_targets(Some("all")).unwrap().len(),
             SlotName::ALL.len()
+        );
+    }
+}
+
+/// One line per remembered answer, with the owner's words and their age.
+pub fn status_lines(md: &mut String, session: &Session, now: Timestamp) {
+    use std::fmt::Write;
+    for (slot, value, words, at) in session.facts.answered() {
+        let quoted = if slot == crate::dialogue::facts::SlotName::Free {
+            String::new()
+        } else {
+            format!(" (\"{words}\")")
+        };
+        let _ = writeln!(
+            md,
+            "- {}: {value}{quoted}, {}",
+            slot.key(),
+            crate::dialogue::session::age(at, now)
         );
     }
 }

@@ -20,7 +20,7 @@ use crate::dialogue::whatif::{change_block, what_if_block};
 use crate::extract::approval::Answer;
 use crate::extract::intent::{Request, asks};
 use crate::knowledge::Knowledge;
-use crate::reply::{Block, Reply, ReplyKind};
+use crate::reply::{Block, PlanDetail, Reply, ReplyKind};
 use jiff::Timestamp;
 
 fn acknowledge(updates: &[Update]) -> String {
@@ -130,6 +130,12 @@ fn compose(
         );
     }
 
+    if let Some(kind) = a.follow_up
+        && let Some(blocks) =
+            crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind)
+    {
+        return Reply::of(ReplyKind::Info, blocks);
+    }
     let mut reply = Reply::of(ReplyKind::Info, Vec::new());
     let oom = a.oom.is_some();
     if !a.updates.is_empty() && !a.adopted {
@@ -144,7 +150,7 @@ fn compose(
         reply.blocks.extend(oom_blocks(session, event, k));
     }
     if a.procs || a.ollama {
-        reply.blocks.extend(pool_blocks(session, k));
+        reply.blocks.extend(pool_blocks(session, k, a.pool_details));
     }
     if a.vllm_log {
         reply
@@ -236,7 +242,7 @@ fn compose(
         ));
     }
     if a.thermal {
-        reply.blocks.extend(thermal_blocks(session, files, k));
+        reply.blocks.extend(thermal_blocks(session, files, k, a.thermal_details));
     }
     if a.no_free_now && session.facts.free.is_none() {
         reply.push(Block::Text(
@@ -250,7 +256,7 @@ fn compose(
         || a.adopted
         || matches!(
             a.request,
-            Some(Request::FullPlan | Request::NextStep | Request::Summary)
+            Some(Request::Plan(_) | Request::NextStep | Request::Summary)
         );
     if wants_plan && !oom && !summarised {
         plan_part(session, a, now, k, &mut reply);
@@ -339,8 +345,12 @@ fn plan_part(
         reply.kind = ReplyKind::Ask;
         return;
     }
+    let asked = match a.request {
+        Some(Request::Plan(detail)) => Some(detail),
+        _ => None,
+    };
     let short = a.solve.is_none()
-        && a.request != Some(Request::FullPlan)
+        && asked.is_none()
         && session.last_plan.is_some()
         && a.before.is_some();
     if short
@@ -351,7 +361,7 @@ fn plan_part(
             reply.push(Block::Text("Adopted: the what-if is now your run.".into()));
         }
         reply.push(block);
-        if let Some(full) = plan_reply(session, now, None, k) {
+        if let Some(full) = plan_reply(session, now, None, PlanDetail::Brief, k) {
             // Record the new plan (verdict and facts) without reprinting it.
             reply.verdict = full.verdict;
             reply.kind = ReplyKind::Plan;
@@ -361,7 +371,8 @@ fn plan_part(
         }
         return;
     }
-    if let Some(full) = plan_reply(session, now, a.solve, k) {
+    let detail = asked.unwrap_or(PlanDetail::Brief);
+    if let Some(full) = plan_reply(session, now, a.solve, detail, k) {
         reply.blocks.extend(full.blocks);
         reply.verdict = full.verdict;
         reply.kind = ReplyKind::Plan;
@@ -460,16 +471,15 @@ fn not_understood(session: &Session, a: &Absorbed) -> Reply {
         return Reply::info(text);
     }
     let quoted: String = said.chars().take(120).collect();
-    let mut reply = Reply::info(format!(
+    let reply = Reply::info(format!(
         "I read \"{quoted}\" but found no run setting, question I can answer, or OOM/thermal report in it."
     ));
     let still = missing(&session.facts);
     if still.is_empty() {
-        reply = reply.then(
+        reply.then(
             "Your run is complete: change any setting (\"batch 2\", \"packing 1024\"), ask \"what if …\", say \"full plan\", paste a fresh `free -g`, or ask what I can do. `/status` shows what I know.",
-        );
+        )
     } else {
-        reply = reply.then(ask_for(&still));
+        reply.then(ask_for(&still)).then("Or ask what I can do.")
     }
-    reply.then("Or ask what I can do.")
 }

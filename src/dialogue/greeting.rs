@@ -1,87 +1,99 @@
 //! The first thing headroom says: a fresh start asks for the inputs; a
-//! return says what it remembers, what is done and what is not.
+//! return sums up in a few lines what it remembers and what is waiting.
 
-use crate::dialogue::facts::SlotName;
 use crate::dialogue::plan_turn::{ask_for, missing, stale_free};
-use crate::dialogue::session::{Session, age, done_line};
+use crate::dialogue::session::{Session, age};
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
-use std::fmt::Write;
 
-pub fn greeting(session: &Session, now: Timestamp, k: &Knowledge) -> String {
-    let answered = session.facts.answered();
+/// `absolute` turns a remembered data path into the absolute path of a
+/// regular file, or `None` for one that is gone (never listed).
+pub fn greeting(
+    session: &Session,
+    now: Timestamp,
+    k: &Knowledge,
+    absolute: &dyn Fn(&str) -> Option<String>,
+) -> String {
     let still = missing(&session.facts);
-    let remembered_data = !session.data_sources.is_empty() || session.run_start.is_some();
-    if answered.is_empty()
-        && session.last_plan.is_none()
-        && session.ladder.is_none()
-        && !remembered_data
-    {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(p) = &session.last_plan {
+        lines.push(format!(
+            "- your run: {}, last verdict **{}** ({} GB of {} GB, {})",
+            p.title,
+            p.verdict.label(),
+            crate::calc::units::show_centi(p.total_centi_gb),
+            crate::calc::units::show_centi(p.budget_centi_gb),
+            age(p.at, now)
+        ));
+    } else if !session.facts.answered().is_empty() {
+        let names: Vec<&str> = session
+            .facts
+            .answered()
+            .iter()
+            .map(|(slot, ..)| slot.key())
+            .collect();
+        lines.push(format!("- your answers so far: {}", names.join(", ")));
+    }
+    if let Some(ladder) = &session.ladder {
+        lines.push(format!(
+            "- OOM ladder: {}",
+            crate::dialogue::oom_turn::ladder_line(ladder)
+        ));
+    }
+    let files = data_files(session, absolute);
+    if let Some((at, verdict)) = session.last_thermal {
+        lines.push(format!(
+            "- last thermal check: **{}** ({}){}",
+            verdict.label(),
+            age(at, now),
+            if files.is_empty() {
+                String::new()
+            } else {
+                format!(", from {}", files.join(", "))
+            }
+        ));
+    } else if !files.is_empty() {
+        lines.push(format!("- thermal-check data: {}", files.join(", ")));
+    }
+    if let Some(action) = &session.pending {
+        lines.push(format!("- waiting for your yes or no: {}", action.label()));
+    }
+    if lines.is_empty() {
         return format!(
             "headroom plans memory for a training run on this DGX Spark, works an OOM in the right order, tells whether a slowdown is thermal throttling, and checks who shares the memory pool. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
             ask_for(&still)
         );
     }
-    let mut md = String::from("Welcome back. From earlier sessions I remember:\n\n");
-    status_lines(&mut md, session, now);
-    for d in &session.data_sources {
-        let what = match &d.value {
-            crate::dialogue::thermal_turn::Source::File(p) => {
-                format!("`{p}` (reopened whenever I use it)")
-            }
-            crate::dialogue::thermal_turn::Source::Paste(_) => {
-                "a pasted log or thermal sample".to_string()
-            }
-        };
-        let _ = writeln!(md, "- thermal-check data: {what}, {}", age(d.at, now));
-    }
-    if let Some(s) = &session.run_start {
-        let _ = writeln!(
-            md,
-            "- run start: {} (\"{}\"), {}",
-            jiff::Timestamp::from_second(s.value as i64)
-                .map(|t| t.strftime("%Y-%m-%d %H:%M:%S").to_string())
-                .unwrap_or_default(),
-            s.words,
-            age(s.at, now)
-        );
-    }
-    md.push('\n');
-    let _ = writeln!(md, "{}", done_line(session.last_plan.as_ref()));
-    if still.is_empty() {
-        md.push_str("Not done: nothing is missing for the plan; ask for it again any time (\"plan\"), or change an answer.\n");
-    } else {
-        let names: Vec<&str> = still.iter().map(|s| s.key()).collect();
-        let _ = writeln!(md, "Not done: the plan still needs {}.", names.join(", "));
-        let _ = write!(md, "\n{}\n", ask_for(&still));
-    }
-    if let Some(ladder) = &session.ladder {
-        let _ = write!(md, "\n{}", crate::dialogue::oom_turn::ladder_status(ladder));
-        let next = crate::dialogue::oom_turn::next_question(session, k);
-        if !next.is_empty() {
-            let _ = write!(md, "\nNext: {next}\n");
-        }
-    } else if let Some(action) = &session.pending {
-        let _ = write!(
-            md,
-            "\nStill waiting for your yes or no on: {}.\n",
-            action.label()
-        );
-    }
+    let mut md = format!("Welcome back.\n\n{}", lines.join("\n"));
     if let Some(stale) = stale_free(&session.facts, now, k) {
-        let _ = write!(md, "\n{stale}\n");
+        md.push_str(&format!("\n\n{stale}"));
     }
-    md.trim_end().to_string()
+    if !still.is_empty() && session.facts.model.is_some() {
+        let names: Vec<&str> = still.iter().map(|s| s.key()).collect();
+        md.push_str(&format!("\n\nThe plan still needs {}.", names.join(", ")));
+    }
+    md.push_str("\n\n`/status` lists every answer; `/forget all` starts over.");
+    md
 }
 
-/// One line per remembered answer, with the owner's words and their age.
-pub fn status_lines(md: &mut String, session: &Session, now: Timestamp) {
-    for (slot, value, words, at) in session.facts.answered() {
-        let quoted = if slot == SlotName::Free {
-            String::new()
-        } else {
-            format!(" (\"{words}\")")
-        };
-        let _ = writeln!(md, "- {}: {value}{quoted}, {}", slot.key(), age(at, now));
+/// Each remembered file once, by absolute path, in the order first given.
+fn data_files(session: &Session, absolute: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut pastes = false;
+    for d in &session.data_sources {
+        match &d.value {
+            crate::dialogue::thermal_turn::Source::File(p) => {
+                if let Some(abs) = absolute(p)
+                    && !out.contains(&format!("`{abs}`"))
+                {
+                    out.push(format!("`{abs}`"));
+                }
+            }
+            crate::dialogue::thermal_turn::Source::Paste(_) => pastes = true,
+        }
     }
+    if pastes {
+        out.push("your pasted data".into());
+    }
+    out
 }

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod engine;
 pub mod evidence;
 pub mod facts;
+pub mod follow_up;
 pub mod greeting;
 pub mod ladder;
 pub mod ollama_log_note;

@@ -174,7 +174,29 @@ fn status_text(s: &RungStatus) -> String {
     }
 }
 
-/// The ladder's state, one line per rung, for /status and the greeting.
+/// The ladder in one line, for the greeting: where it stands and the step
+/// in flight.
+pub fn ladder_line(ladder: &Ladder) -> String {
+    if ladder.resolved {
+        return format!("resolved (OOM of {})", when(ladder.opened_at));
+    }
+    let current = ladder
+        .rungs
+        .iter()
+        .find(|(_, s)| !matches!(s, RungStatus::Result(_) | RungStatus::Skipped(_) | RungStatus::OwnerDid(_) | RungStatus::Declined))
+        .map(|(rung, status)| format!("{}: {}", rung.label(), status_text(status)));
+    format!(
+        "OOM of {}{}; {}",
+        when(ladder.opened_at),
+        ladder
+            .phase
+            .map(|p| format!(" ({})", p.label()))
+            .unwrap_or_default(),
+        current.unwrap_or_else(|| "every step tried".into())
+    )
+}
+
+/// The ladder's state, one line per rung, for /status.
 pub fn ladder_status(ladder: &Ladder) -> String {
     let mut md = format!(
         "OOM ladder for the OOM reported on {} ({}{}{}):\n\n",

@@ -9,7 +9,7 @@ use crate::calc::solve::{SolveFor, solve};
 use crate::dialogue::facts::{Facts, Known, ModelChoice, SlotName, show_model};
 use crate::dialogue::session::{PlanRecord, Session, age, hours_between, when};
 use crate::knowledge::Knowledge;
-use crate::reply::{Block, InputLine, PlanView, Reply, ReplyKind};
+use crate::reply::{Block, InputLine, PlanDetail, PlanView, Reply, ReplyKind};
 use jiff::Timestamp;
 use std::fmt::Write;
 
@@ -265,6 +265,7 @@ pub fn plan_reply(
     session: &mut Session,
     now: Timestamp,
     solve_for: Option<SolveFor>,
+    detail: PlanDetail,
     k: &Knowledge,
 ) -> Option<Reply> {
     let (mut plan, lines) = build_plan(&session.facts, k)?;
@@ -282,8 +283,10 @@ pub fn plan_reply(
     blocks.push(Block::Plan(Box::new(PlanView {
         plan,
         inputs: lines,
+        detail,
     })));
-    if nominal {
+    // The one-screen answer says it is provisional in its verdict line.
+    if nominal && detail == PlanDetail::Full {
         blocks.push(Block::Text(format!(
             "This verdict is provisional: it assumes an idle Spark. Run `{}` on the Spark and paste all three lines it prints to confirm it with your own memory.",
             k.command("free").command

@@ -174,7 +174,7 @@ fn ollama_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
 
 /// The pool part of a reply: the process listing's report, and Ollama's
 /// models when `ollama ps` was pasted.
-pub fn pool_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
+pub fn pool_blocks(session: &Session, k: &Knowledge, full: bool) -> Vec<Block> {
     let mut out = Vec::new();
     if let Some(report) = pool_report(session, k) {
         let need_source = need(session, k).map_or("unknown".into(), |(_, s)| s);
@@ -182,6 +182,7 @@ pub fn pool_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
         out.push(Block::Pool(Box::new(PoolView {
             report,
             need_source,
+            full,
         })));
         match (&session.pending, stop) {
             (Some(action @ Action::Stop(_)), _) => out.push(Block::Text(format!(

@@ -16,8 +16,22 @@ pub struct PlanRecord {
     pub budget_centi_gb: u64,
 }
 
+/// What the last answer was about: a follow-up ("is that bad?", "how do I
+/// stop it?") is answered against it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topic {
+    Plan,
+    Thermal,
+    Pool,
+    Oom,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Session {
+    /// The workflow the last turn was about.
+    pub topic: Option<Topic>,
+    /// The last thermal check's verdict and when it was given.
+    pub last_thermal: Option<(Timestamp, crate::calc::thermal::ThermalVerdict)>,
     pub facts: Facts,
     pub last_plan: Option<PlanRecord>,
     /// The OOM ladder, when an OOM was reported.

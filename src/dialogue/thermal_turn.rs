@@ -126,7 +126,13 @@ fn gather(session: &Session, files: &dyn Files) -> Gathered {
 }
 
 /// The thermal part of a reply, or what is still needed for it.
-pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Vec<Block> {
+/// `full`: the evidence too, not only the verdict and the slowdown.
+pub fn thermal_blocks(
+    session: &Session,
+    files: &dyn Files,
+    k: &Knowledge,
+    full: bool,
+) -> Vec<Block> {
     let (thermal, train, unreadable) = gather(session, files);
     let mut out = Vec::new();
     for (path, why) in &unreadable {
@@ -180,8 +186,20 @@ pub fn thermal_blocks(session: &Session, files: &dyn Files, k: &Knowledge) -> Ve
         analysis,
         thermal,
         train: train.map(|t| t.samples).unwrap_or_default(),
+        full,
     })));
     out
+}
+
+/// The analysis of the data the owner gave, when there is enough to run it.
+pub fn current_analysis(
+    session: &Session,
+    files: &dyn Files,
+    k: &Knowledge,
+) -> Option<crate::calc::thermal::Analysis> {
+    let (thermal, train, _) = gather(session, files);
+    let train = train.filter(|l| l.anchored || session.run_start.is_some());
+    Some(analyze(&thermal?, train.as_ref(), k))
 }
 
 /// A slowdown that is not thermal, with a server in the pool the owner

@@ -115,6 +115,11 @@ pub fn what_if_block(facts: &Facts, what_if: &[Found], k: &Knowledge) -> Option<
     let after = hypothetical(facts, what_if);
     let (now, _) = build_plan(facts, k)?;
     let (then, _) = build_plan(&after, k)?;
+    // A what-if that changes nothing is the run itself: one line, not two
+    // identical rows.
+    if now.input == then.input {
+        return Some(Block::Summary(Box::new(summary(&now))));
+    }
     let (current, hypothetical) = pair(&now, &then);
     Some(Block::WhatIf(Box::new(WhatIf {
         changes: changes(facts, &after),

@@ -27,12 +27,48 @@ pub enum Intent {
 pub enum Request {
     /// "ok do that": adopt the what-if just shown.
     Adopt,
-    /// "show the full plan", "plan", "does it fit?".
-    FullPlan,
+    /// "plan" or "does it fit?" (the one-screen answer), "full plan" or
+    /// "why?" (the worksheet), "phases", "anchors", "assumptions" (a part).
+    Plan(crate::reply::PlanDetail),
     /// "what do I do now?", "next step?".
     NextStep,
     /// "how much memory will this need?", "what's the peak now?".
     Summary,
+}
+
+/// A turn that asks about the last answer rather than saying anything new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowUp {
+    /// "how do I stop it?", "what can I do about it?"
+    Advice,
+    /// "is that bad?", "so?", "what does that mean for my run?"
+    Judge,
+}
+
+static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
+    )
+});
+static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter)",
+    )
+});
+
+/// "is that bad?" or "how do I stop it?" as a whole short turn.
+pub fn follow_up(text: &str) -> Option<FollowUp> {
+    let t = text.trim();
+    if t.contains('\n') || t.chars().count() > 100 {
+        return None;
+    }
+    if ADVICE.is_match(t) {
+        Some(FollowUp::Advice)
+    } else if JUDGE.is_match(t) {
+        Some(FollowUp::Judge)
+    } else {
+        None
+    }
 }
 
 /// One sentence of the owner's words and what it means.
@@ -57,10 +93,30 @@ static ADOPT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\s*(?:(?:ok(?:ay)?|yes|yeah|sure|fine|great|good|alright|perfect)[\s,!.]*)?(?:then\s+|let'?s\s+|please\s+|i'?ll\s+)?(?:do|use|go with|switch to|take|adopt|apply|keep|make it|make that)\s+(?:that|it|this|those|the what-?if|the new (?:one|plan)|the second(?: one)?)\b[\s.!]*(?:then|please)?[\s.!]*$",
     )
 });
+/// "show me", "give me the", "print your" … before a plan part's name.
+const SHOW: &str = r"(?i)^\s*(?:(?:ok(?:ay)?|and|so|now)[,\s]+)?(?:(?:show|give|print|redo|see|list)\s+(?:me\s+)?)?(?:the\s+|your\s+|all\s+(?:the\s+)?)?";
+/// The end of a whole-turn request: "again", "please", punctuation.
+const END: &str = r"(?:\s+again)?(?:\s+please)?\s*[.!?]*\s*$";
+static BRIEF_PLAN: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"{SHOW}(?:plan|verdict|answer){END}|^\s*(?:so\s+)?(?:will|does|would) it fit{END}"
+    ))
+});
 static FULL_PLAN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^\s*(?:(?:show|give|print|redo)\s+(?:me\s+)?)?(?:the\s+)?(?:full|whole|complete|entire)?\s*(?:plan|worksheet|breakdown|details|numbers)(?:\s+again)?\s*[.!?]*\s*$|^\s*(?:will|does|would) it fit\s*[?.!]*\s*$",
-    )
+    re(&format!(
+        r"{SHOW}(?:(?:full|whole|complete|entire|detailed)\s*(?:plan|worksheet|breakdown|details|numbers|estimate)|worksheet|breakdown|details|more details?|every term|terms|(?:the\s+)?math|working|work|formulas?){END}|^\s*why\s*(?:so much|that much|so high)?{END}"
+    ))
+});
+static PHASES: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"{SHOW}(?:phases|phase peaks|other (?:moments|phases|peaks)|load,? eval(?:uation)?,? (?:and )?save peaks){END}"
+    ))
+});
+static ANCHORS: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"{SHOW}(?:seed\s+)?anchors?{END}")));
+static ASSUMPTIONS: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"{SHOW}(?:assumptions|inputs|defaults|what (?:did )?you assumed?){END}"
+    ))
 });
 static NEXT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -122,8 +178,8 @@ pub fn request(text: &str) -> Option<Request> {
     }
     if ADOPT.is_match(t) {
         Some(Request::Adopt)
-    } else if FULL_PLAN.is_match(t) {
-        Some(Request::FullPlan)
+    } else if let Some(detail) = plan_detail(t) {
+        Some(Request::Plan(detail))
     } else if NEXT_STEP.is_match(t) {
         Some(Request::NextStep)
     } else if SUMMARY.is_match(t) {
@@ -131,6 +187,19 @@ pub fn request(text: &str) -> Option<Request> {
     } else {
         None
     }
+}
+
+fn plan_detail(t: &str) -> Option<crate::reply::PlanDetail> {
+    use crate::reply::PlanDetail;
+    [
+        (&*FULL_PLAN, PlanDetail::Full),
+        (&*PHASES, PlanDetail::Phases),
+        (&*ANCHORS, PlanDetail::Anchors),
+        (&*ASSUMPTIONS, PlanDetail::Assumptions),
+        (&*BRIEF_PLAN, PlanDetail::Brief),
+    ]
+    .into_iter()
+    .find_map(|(pattern, detail)| pattern.is_match(t).then_some(detail))
 }
 
 /// Any sentence that asks or supposes rather than states.
@@ -193,11 +262,58 @@ mod tests {
     }
 
     #[test]
+    fn follow_ups_about_the_last_answer() {
+        for t in [
+            "how do I stop it?",
+            "ok so how can I fix that",
+            "what can I do about it?",
+            "any advice?",
+            "what do you suggest",
+            "how to prevent this?",
+        ] {
+            assert_eq!(follow_up(t), Some(FollowUp::Advice), "{t}");
+        }
+        for t in [
+            "is that bad?",
+            "so?",
+            "So what",
+            "what does that mean for my run?",
+            "what does that tell you?",
+            "should I be worried?",
+            "hmm, is it normal?",
+            "does it matter?",
+        ] {
+            assert_eq!(follow_up(t), Some(FollowUp::Judge), "{t}");
+        }
+        for t in ["batch 2", "so the batch is 4", "is batch 8 ok with 4096?", "stop vllm"] {
+            assert_eq!(follow_up(t), None, "{t}");
+        }
+    }
+
+    #[test]
     fn requests() {
         assert_eq!(request("ok do that"), Some(Request::Adopt));
         assert_eq!(request("Let's do that."), Some(Request::Adopt));
-        assert_eq!(request("show the full plan"), Some(Request::FullPlan));
-        assert_eq!(request("plan"), Some(Request::FullPlan));
+        use crate::reply::PlanDetail::*;
+        for (words, detail) in [
+            ("show the full plan", Full),
+            ("full plan", Full),
+            ("why?", Full),
+            ("show the worksheet", Full),
+            ("ok, show me every term", Full),
+            ("details please", Full),
+            ("plan", Brief),
+            ("will it fit?", Brief),
+            ("does it fit", Brief),
+            ("phases", Phases),
+            ("show me the other peaks", Phases),
+            ("anchors?", Anchors),
+            ("the seed anchors", Anchors),
+            ("assumptions", Assumptions),
+            ("what did you assume?", Assumptions),
+        ] {
+            assert_eq!(request(words), Some(Request::Plan(detail)), "{words}");
+        }
         assert_eq!(request("ok what do I do"), Some(Request::NextStep));
         assert_eq!(request("next step?"), Some(Request::NextStep));
         assert_eq!(

@@ -279,19 +279,22 @@ pub fn replay(events: &[Event], dir: &Path, k: &Knowledge) -> Session {
                     absorb(&mut session, &text, *at, k);
                 }
             }
+            Event::Forget { slot, .. } if slot == "all" => session = Session::default(),
             Event::Forget { slot, .. } => {
                 if let Some(s) = SlotName::parse(slot) {
                     session.facts.forget(s);
                 }
             }
-            Event::Reply {
-                at,
-                kind: ReplyKind::Plan,
-                facts,
-                ..
-            } => {
-                if let Some(record) = plan_record(*at, facts) {
+            Event::Reply { at, kind, facts, .. } => {
+                if *kind == ReplyKind::Plan
+                    && let Some(record) = plan_record(*at, facts)
+                {
                     session.last_plan = Some(record);
+                }
+                if let Some(v) = facts.get("thermal_verdict").and_then(|v| v.as_str())
+                    && let Some(verdict) = crate::calc::thermal::ThermalVerdict::from_key(v)
+                {
+                    session.last_thermal = Some((*at, verdict));
                 }
             }
             _ => {}

@@ -33,6 +33,19 @@ impl ProcessKind {
         }
     }
 
+    /// The table's "what" column.
+    pub fn short(self) -> &'static str {
+        match self {
+            ProcessKind::Vllm => "vLLM",
+            ProcessKind::VllmEngine => "vLLM engine",
+            ProcessKind::OllamaServer => "Ollama",
+            ProcessKind::OllamaRunner => "Ollama model",
+            ProcessKind::LlamaCpp => "llama.cpp",
+            ProcessKind::Trainer => "trainer",
+            ProcessKind::Unknown => "unknown",
+        }
+    }
+
     pub fn key(self) -> &'static str {
         match self {
             ProcessKind::Vllm => "vllm",

@@ -88,13 +88,18 @@ fn row(
     (line, Some((lo, hi)))
 }
 
+/// Columns taken by a row's name, its range and the two frame bars.
+const GUTTER: usize = 8 + 1 + 13 + 1 + 1 + 1;
+
+/// The chart in `columns` terminal columns, frame and labels included.
 pub fn chart(
     thermal: &[ThermalSample],
     train: &[TrainSample],
     analysis: &Analysis,
-    width: usize,
+    columns: usize,
     glyphs: Glyphs,
 ) -> String {
+    let width = columns.saturating_sub(GUTTER).max(20);
     let mut spans: Vec<(f64, f64)> = analysis.thermal_span.into_iter().collect();
     if !train.is_empty() && analysis.train_span.is_some() {
         spans.push((train[0].t, train[train.len() - 1].t));
@@ -164,22 +169,49 @@ pub fn chart(
             marks.iter().collect::<String>()
         );
     }
-    let left = clock(t0);
-    let mid = clock((t0 + t1) / 2.0);
-    let right = clock(t1);
-    let pad = width.saturating_sub(left.len() + mid.len() + right.len()) / 2;
-    let _ = writeln!(
-        out,
-        "{:>8} {:>13}  {left}{}{mid}{}{right}",
-        "",
-        "",
-        " ".repeat(pad),
-        " ".repeat(width.saturating_sub(left.len() + mid.len() + right.len() + pad))
-    );
+    let _ = writeln!(out, "{:>8} {:>13}  {}", "", "", axis(t0, t1, width));
     let legend = match glyphs {
         Glyphs::Unicode => "▔ thermal event   ▲ slowdown onset",
         Glyphs::Ascii => "~ thermal event   ^ slowdown onset",
     };
     let _ = write!(out, "{:>8} {:>13}  {legend}", "", "");
     out
+}
+
+/// The time labels under the plot: start, middle and end where there is
+/// room for all three with a space between, else start and end, else the
+/// start alone. Labels never run into each other.
+fn axis(t0: f64, t1: f64, width: usize) -> String {
+    let (left, mid, right) = (clock(t0), clock((t0 + t1) / 2.0), clock(t1));
+    let need3 = left.len() + mid.len() + right.len() + 2;
+    let need2 = left.len() + right.len() + 1;
+    if width >= need3 {
+        let gaps = width - (left.len() + mid.len() + right.len());
+        let first = gaps / 2;
+        format!(
+            "{left}{}{mid}{}{right}",
+            " ".repeat(first),
+            " ".repeat(gaps - first)
+        )
+    } else if width >= need2 {
+        format!("{left}{}{right}", " ".repeat(width - left.len() - right.len()))
+    } else {
+        left
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_labels_never_collide() {
+        for width in [5, 10, 11, 12, 16, 17, 40, 120] {
+            let a = axis(0.0, 7200.0, width);
+            assert!(a.len() <= width.max(5), "{width}: {a:?}");
+            let labels: Vec<&str> = a.split_whitespace().collect();
+            assert!(labels.iter().all(|l| l.len() == 5), "{width}: {a:?}");
+        }
+        assert_eq!(axis(0.0, 7200.0, 17).split_whitespace().count(), 3);
+    }
 }

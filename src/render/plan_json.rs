@@ -101,7 +101,7 @@ pub fn plan_json(plan: &Plan) -> Value {
             "total_gb": gb(a.total_centi_gb),
             "verdict": a.verdict.key(),
         })).collect::<Vec<_>>(),
-        "assumptions": plan.assumptions,
+        "assumptions": plan.assumptions.iter().map(|a| a.full.as_str()).collect::<Vec<_>>(),
         "note": "planning math, not a guarantee",
     })
 }

@@ -70,6 +70,32 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
         "- **step peak: {} GB**\n",
         show_centi(est.step_centi_gb)
     );
+    md.push_str(&phases_section(plan));
+    for note in &plan.notes {
+        let _ = writeln!(md, "{note}\n");
+    }
+    if let Some(sol) = &plan.solution {
+        md.push_str(&solution_line(sol));
+        md.push_str("\n\n");
+    }
+
+    let _ = writeln!(md, "Budget: {}.\n", plan.budget.explanation);
+
+    md.push_str(&anchors_section(plan));
+    md.push_str(&inputs_section(plan, inputs));
+    let _ = write!(
+        md,
+        "This is planning math, not a guarantee: allocator fragmentation, longer samples than \
+         the packing length, eval steps and other processes on the shared pool can push the real \
+         peak higher."
+    );
+    md
+}
+
+/// The other moments of the run (load, eval, save, resume) and which binds.
+pub fn phases_section(plan: &Plan) -> String {
+    let est = &plan.estimate;
+    let mut md = String::new();
     let _ = writeln!(
         md,
         "Other moments of the run (each counted against the same pool):\n"
@@ -113,15 +139,12 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
             ""
         }
     );
-    for note in &plan.notes {
-        let _ = writeln!(md, "{note}\n");
-    }
-    if let Some(sol) = &plan.solution {
-        solution(&mut md, sol);
-    }
+    md
+}
 
-    let _ = writeln!(md, "Budget: {}.\n", plan.budget.explanation);
-
+/// The seed's anchors recomputed with this worksheet.
+pub fn anchors_section(plan: &Plan) -> String {
+    let mut md = String::new();
     if !plan.anchors.is_empty() {
         let _ = writeln!(
             md,
@@ -148,6 +171,12 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
         md.push('\n');
     }
 
+    md
+}
+
+/// Where each input came from and what was assumed.
+pub fn inputs_section(plan: &Plan, inputs: &[InputLine]) -> String {
+    let mut md = String::new();
     let _ = writeln!(md, "Inputs:\n");
     for i in inputs {
         let _ = writeln!(md, "- {}: {} ({})", i.name, i.value, i.origin);
@@ -158,19 +187,17 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
             "\nAssumed, because you did not say (tell me to change any):\n"
         );
         for a in &plan.assumptions {
-            let _ = writeln!(md, "- {a}");
+            let _ = writeln!(md, "- {}", a.full);
         }
     }
-    let _ = write!(
-        md,
-        "\nThis is planning math, not a guarantee: allocator fragmentation, longer samples than \
-         the packing length, eval steps and other processes on the shared pool can push the real \
-         peak higher."
-    );
+    md.push('\n');
     md
 }
 
-fn solution(md: &mut String, sol: &Solution) {
+/// "Longest packing that fits: **1491** (…)." as one paragraph.
+pub fn solution_line(sol: &Solution) -> String {
+    let mut out = String::new();
+    let md = &mut out;
     let noun = sol.solve_for.noun();
     match (sol.fits, sol.within_budget) {
         (Some(v), within) => {
@@ -193,18 +220,19 @@ fn solution(md: &mut String, sol: &Solution) {
                     show_centi(t)
                 );
             }
-            md.push_str(".\n\n");
+            md.push('.');
         }
         (None, Some(w)) => {
-            let _ = writeln!(
+            let _ = write!(
                 md,
-                "No {noun} fits under the tight line; {w} is the most that stays within the budget, and it is tight.\n"
+                "No {noun} fits under the tight line; {w} is the most that stays within the budget, and it is tight."
             );
         }
         (None, None) => {
-            let _ = writeln!(md, "No {noun} fits: even 1 is over the budget.\n");
+            let _ = write!(md, "No {noun} fits: even 1 is over the budget.");
         }
     }
+    out
 }
 
 fn advice(md: &mut String, plan: &Plan) {

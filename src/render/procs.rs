@@ -53,6 +53,67 @@ pub fn procs_markdown(report: &PoolReport, need_source: &str) -> String {
     md
 }
 
+/// The pool on one screen: who holds what, keep or stop and why in a few
+/// words; the reasoning in full is one request away ("details").
+pub fn procs_table(report: &PoolReport, need_source: &str) -> String {
+    let stops = report.stops().count();
+    let mut md = format!(
+        "## Shared pool: {} process(es), {stops} to stop\n\n",
+        report.processes.len()
+    );
+    match report.need_centi_gb {
+        Some(n) => {
+            let _ = writeln!(
+                md,
+                "Your run needs {} GB of the {} GB pool budget ({}).\n",
+                show_centi(n),
+                show_centi(report.pool_budget_centi_gb),
+                need_source.split(':').next().unwrap_or(need_source)
+            );
+        }
+        None => md.push_str(
+            "I don't know the size of your run yet, so only the one-heavy-job rule applies; describe the run for a keep/stop per cap.\n\n",
+        ),
+    }
+    let gb = |c: Option<u64>| c.map_or("-".to_string(), show_centi);
+    let rows: Vec<Vec<String>> = report
+        .processes
+        .iter()
+        .map(|v| {
+            let p = &v.process;
+            let now = p
+                .rss_kib
+                .map(|r| (r as f64 * 1024.0 / 1e7).ceil() as u64);
+            vec![
+                p.pid.to_string(),
+                p.kind.short().to_string(),
+                match (v.cap_centi_gb, v.heavy) {
+                    (Some(c), _) => show_centi(c),
+                    (None, true) => "none".into(),
+                    (None, false) => "-".into(),
+                },
+                gb(now),
+                rec(v.recommendation).to_string(),
+                v.why.clone(),
+            ]
+        })
+        .collect();
+    md.push_str(&crate::render::table::pipe_table(
+        &["pid", "what", "cap GB", "RSS GB", "do", "why"],
+        &[
+            crate::render::table::Align::Right,
+            crate::render::table::Align::Left,
+            crate::render::table::Align::Right,
+            crate::render::table::Align::Right,
+            crate::render::table::Align::Left,
+            crate::render::table::Align::Left,
+        ],
+        &rows,
+    ));
+    md.push_str("\n\nUncapped servers and trainers on one pool evict each other's pages without an error. Say \"details\" for each process's reasoning and where the budget comes from.");
+    md
+}
+
 pub fn procs_json(report: &PoolReport) -> Value {
     json!({
         "processes": report.processes.iter().map(|v| json!({

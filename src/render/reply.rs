@@ -32,7 +32,7 @@ fn block(b: &Block, k: &Knowledge) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         Block::Code(c) => format!("```\n{}\n```", c.trim_end()),
-        Block::Plan(v) => render_plan(&v.plan, &v.inputs).trim_end().to_string(),
+        Block::Plan(v) => plan_part(v).trim_end().to_string(),
         Block::PlanChange(c) => {
             let mut md = format!("Changed: {}.\n\n", c.changes.join(", "));
             let _ = write!(
@@ -53,19 +53,55 @@ fn block(b: &Block, k: &Knowledge) -> String {
             "Your run: {}.\n\nThe full worksheet is one request away: say \"full plan\".",
             summary(s)
         ),
-        Block::Pool(p) => procs_markdown(&p.report, &p.need_source),
+        Block::Pool(p) if p.full => procs_markdown(&p.report, &p.need_source),
+        Block::Pool(p) => crate::render::procs::procs_table(&p.report, &p.need_source),
         Block::Thermal(t) => {
-            let mut md = thermal_markdown(&t.analysis, k);
+            let mut md = if t.full {
+                thermal_markdown(&t.analysis, k)
+            } else {
+                crate::render::thermal_md::thermal_brief(&t.analysis, k)
+            };
             if t.analysis.insufficient.is_empty() {
                 let _ = write!(
                     md,
                     "\n```\n{}\n```",
-                    chart(&t.thermal, &t.train, &t.analysis, 72, Glyphs::Unicode)
+                    chart(&t.thermal, &t.train, &t.analysis, chart_columns(), Glyphs::Unicode)
                 );
+                if !t.full {
+                    md.push_str("\n\nSay \"details\" for the evidence (sample spans, each event, the rules).");
+                }
             }
             md
         }
     }
+}
+
+fn plan_part(v: &crate::reply::PlanView) -> String {
+    use crate::reply::PlanDetail;
+    use crate::render::plan_md::{anchors_section, inputs_section, phases_section};
+    let title = format!(
+        "{} {}",
+        v.plan.input.model.display,
+        v.plan.input.method.label()
+    );
+    match v.detail {
+        PlanDetail::Brief => crate::render::plan_brief::brief_plan(&v.plan),
+        PlanDetail::Full => render_plan(&v.plan, &v.inputs),
+        PlanDetail::Phases => phases_section(&v.plan),
+        PlanDetail::Anchors if v.plan.anchors.is_empty() => {
+            format!("No seed anchor is close to {title}.")
+        }
+        PlanDetail::Anchors => anchors_section(&v.plan),
+        PlanDetail::Assumptions => inputs_section(&v.plan, &v.inputs),
+    }
+}
+
+/// The terminal's width for a chart drawn inside a reply (80 when unknown),
+/// so it never wraps; very wide terminals get at most 160 columns.
+fn chart_columns() -> usize {
+    crate::render::terminal::width(crate::render::terminal::Style::Plain)
+        .unwrap_or(80)
+        .clamp(48, 160)
 }
 
 /// "Llama 3.1 8B LoRA: peak 20.43 GB (training step) against the 119.48 GB
@@ -101,7 +137,20 @@ fn summary(s: &PlanSummary) -> String {
 /// The structured facts kept in the transcript beside the text: the plan
 /// as JSON when the reply has one.
 pub fn facts(reply: &Reply) -> serde_json::Value {
-    reply.plan().map_or(serde_json::Value::Null, plan_json)
+    let mut facts = reply.plan().map_or(serde_json::Value::Null, plan_json);
+    // The thermal verdict, so a restart's greeting can name it.
+    if let Some(verdict) = reply.blocks.iter().find_map(|b| match b {
+        Block::Thermal(t) => Some(t.analysis.verdict.key()),
+        _ => None,
+    }) {
+        match &mut facts {
+            serde_json::Value::Object(map) => {
+                map.insert("thermal_verdict".into(), verdict.into());
+            }
+            other => *other = serde_json::json!({ "thermal_verdict": verdict }),
+        }
+    }
+    facts
 }
 
 /// A reply as shown and stored: its markdown with the figures a phrasing

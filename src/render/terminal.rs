@@ -67,16 +67,42 @@ pub fn asciify_chart(text: &str) -> String {
         .collect()
 }
 
-pub fn render(markdown: &str, style: Style) -> String {
+/// `$COLUMNS` when the owner (or a test) set it to a number.
+fn columns_env() -> Option<usize> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+}
+
+/// The width replies are laid out for: `$COLUMNS`, else the terminal's;
+/// plain output to a pipe or file without `$COLUMNS` keeps its lines whole.
+pub fn width(style: Style) -> Option<usize> {
+    columns_env().or_else(|| {
+        let tty = std::io::stdout().is_terminal();
+        (style == Style::Rich || tty).then(|| termimad::terminal_size().0 as usize)
+    })
+}
+
+/// A reply as the terminal shows it at `width` columns (`None`: as it is).
+pub fn render_at(markdown: &str, style: Style, width: Option<usize>) -> String {
     let clean = sanitize(markdown);
+    let laid = match width {
+        Some(w) => crate::render::layout::wrap_markdown(&clean, w),
+        None => clean,
+    };
     match style {
-        Style::Plain => asciify_chart(&clean),
+        Style::Plain => asciify_chart(&laid),
         Style::Rich => {
-            let width = termimad::terminal_size().0.clamp(40, 120) as usize;
+            let w = width.unwrap_or(80).clamp(40, 200);
             let skin = termimad::MadSkin::default();
-            skin.text(&clean, Some(width)).to_string()
+            skin.text(&laid, Some(w)).to_string()
         }
     }
+}
+
+pub fn render(markdown: &str, style: Style) -> String {
+    render_at(markdown, style, width(style))
 }
 
 #[cfg(test)]
@@ -91,6 +117,33 @@ mod tests {
 
     #[test]
     fn plain_style_keeps_the_markdown() {
-        assert_eq!(render("**fits**", Style::Plain), "**fits**");
+        assert_eq!(render_at("**fits**", Style::Plain, None), "**fits**");
+    }
+
+    #[test]
+    fn rich_style_keeps_a_wrapped_item_indented() {
+        let md = "- weights: **15.24 GB** = 7,615,487,488 params × 2 B (bf16) = 15.24 GB [knowledge/dtypes.md row 2] and more words to wrap";
+        let out = render_at(md, Style::Rich, Some(40));
+        let plain: Vec<String> = out
+            .lines()
+            .map(|l| {
+                let mut s = String::new();
+                let mut esc = false;
+                for c in l.chars() {
+                    match (esc, c) {
+                        (false, '\u{1b}') => esc = true,
+                        (true, 'm') => esc = false,
+                        (true, _) => {}
+                        (false, c) => s.push(c),
+                    }
+                }
+                s
+            })
+            .collect();
+        eprintln!("{}", plain.join("\n"));
+        assert!(plain.len() > 2, "{plain:?}");
+        for l in &plain[1..] {
+            assert!(l.starts_with("  "), "{plain:?}");
+        }
     }
 }

@@ -15,7 +15,18 @@ fn opt(v: Option<f32>, unit: &str) -> String {
     v.map_or("n/a".into(), |x| format!("{x:.1} {unit}"))
 }
 
+/// The whole report: the verdict, the slowdown, then the evidence.
 pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
+    let mut md = thermal_brief(a, k);
+    if a.verdict != ThermalVerdict::InsufficientData {
+        md.push_str(&thermal_evidence(a, k));
+    }
+    md
+}
+
+/// The verdict and how the slowdown lines up with it; the evidence is
+/// one request away ("details").
+pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
     let mut md = format!("## Thermal check: {}\n\n", a.verdict.label());
     if a.verdict == ThermalVerdict::InsufficientData {
         for why in &a.insufficient {
@@ -23,7 +34,6 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
         }
         return md;
     }
-    let sustained = k.rule("sustained");
     // The verdict, first and plainly.
     match a.verdict {
         ThermalVerdict::ThermalThrottling => {
@@ -111,6 +121,13 @@ pub fn thermal_markdown(a: &Analysis, k: &Knowledge) -> String {
         }
         _ => md.push_str("\nNo training log lined up with the samples, so no slowdown to correlate: add `--train-log LOG` (or paste it), with the run's start when the log carries no time.\n"),
     }
+    md
+}
+
+/// Each sample span, plateau, event and rule the verdict rests on.
+pub fn thermal_evidence(a: &Analysis, k: &Knowledge) -> String {
+    let sustained = k.rule("sustained");
+    let mut md = String::new();
 
     md.push_str("\nEvidence:\n\n");
     if let Some((lo, hi)) = a.cpu_temp_range {

@@ -68,6 +68,7 @@ impl Headroom {
         cmd.args(&self.args)
             .env("HEADROOM_DATA_DIR", &self.data_dir)
             .env_remove("NO_COLOR")
+            .env_remove("COLUMNS")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -36,6 +36,29 @@ impl ThermalVerdict {
             ThermalVerdict::InsufficientData => "not enough data to say",
         }
     }
+
+    const ALL: [ThermalVerdict; 5] = [
+        ThermalVerdict::ThermalThrottling,
+        ThermalVerdict::LowPowerState,
+        ThermalVerdict::PowerCapOnly,
+        ThermalVerdict::NoThermalEvent,
+        ThermalVerdict::InsufficientData,
+    ];
+
+    /// The snake_case name `--json` and the transcript use.
+    pub fn key(self) -> &'static str {
+        match self {
+            ThermalVerdict::ThermalThrottling => "thermal_throttling",
+            ThermalVerdict::LowPowerState => "low_power_state",
+            ThermalVerdict::PowerCapOnly => "power_cap_only",
+            ThermalVerdict::NoThermalEvent => "no_thermal_event",
+            ThermalVerdict::InsufficientData => "insufficient_data",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<ThermalVerdict> {
+        Self::ALL.into_iter().find(|v| v.key() == key)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,0 +1,139 @@
+//! "Is that bad?" and "how do I stop it?" after an answer: the last
+//! answer's topic, judged or turned into advice, never reprinted.
+
+use crate::calc::thermal::{Analysis, ThermalVerdict};
+use crate::calc::units::{show_centi, show_centi_delta};
+use crate::calc::verdict::Verdict;
+use crate::dialogue::session::{Session, Topic};
+use crate::dialogue::thermal_turn::{Files, current_analysis};
+use crate::extract::intent::FollowUp;
+use crate::knowledge::Knowledge;
+use crate::reply::Block;
+
+/// The answer to a follow-up on the last topic, or `None` when there is no
+/// topic it can be about (the caller then says what it needs).
+pub fn follow_up_blocks(
+    session: &Session,
+    files: &dyn Files,
+    k: &Knowledge,
+    kind: FollowUp,
+) -> Option<Vec<Block>> {
+    match session.topic? {
+        Topic::Thermal => {
+            let a = current_analysis(session, files, k)?;
+            Some(vec![Block::Text(thermal(&a, kind, k))])
+        }
+        Topic::Plan => {
+            let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
+            Some(vec![Block::Text(plan_follow_up(&plan, kind))])
+        }
+        Topic::Oom => {
+            let next = crate::dialogue::oom_turn::next_question(session, k);
+            let ladder = session.ladder.as_ref()?;
+            let mut text = crate::dialogue::oom_turn::ladder_status(ladder);
+            if !next.is_empty() {
+                text.push_str(&format!("\nNext: {next}"));
+            }
+            Some(vec![Block::Text(text)])
+        }
+        Topic::Pool => session.pending.as_ref().map(|action| {
+            vec![Block::Text(format!(
+                "What I recommend, and what waits for your yes or no: {}. Reply yes or no; nothing is stopped until you do it yourself.",
+                action.label()
+            ))]
+        }),
+    }
+}
+
+/// How much a slowdown costs: an hour of training at the slower step time
+/// does the work of `60 × before / after` minutes at the old one.
+fn cost(a: &Analysis) -> Option<String> {
+    let s = a.slowdown.as_ref()?;
+    let pct = (s.after_s_per_step / s.baseline_s_per_step - 1.0) * 100.0;
+    Some(format!(
+        "step time {:.2} → {:.2} s/step (+{pct:.1} %), so each hour now does the work of {:.1} minutes at the old pace",
+        s.baseline_s_per_step,
+        s.after_s_per_step,
+        60.0 * s.baseline_s_per_step / s.after_s_per_step
+    ))
+}
+
+fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
+    let resample = "To check a change, sample again beside the run (`bash assets/thermal-sample.sh 30 thermal.log`) and give me both files: the same power at a lower temperature, with no thermal flag, means it worked.";
+    match (a.verdict, kind) {
+        (ThermalVerdict::ThermalThrottling, FollowUp::Judge) => match cost(a) {
+            Some(c) if a.matches_thermal_event == Some(true) => format!(
+                "Yes, it costs you time: the GPU slows itself for heat, and your run with it ({c}). It does not harm the run's result, and it will not stop it."
+            ),
+            _ => "The GPU throttled for heat, but the training log shows no sustained slowdown lined up with it, so the run has not paid for it yet.".into(),
+        },
+        (ThermalVerdict::ThermalThrottling, FollowUp::Advice) => format!(
+            "This is heat, so the levers are the ones that take heat away: the air around the box and the room it is in. No training setting is a thermal fix, and I change nothing on the box. {resample}"
+        ),
+        (ThermalVerdict::PowerCapOnly, _) => format!(
+            "Nothing to fix: power sits near 100 W, the platform's sustained cap ({}), not a fault. Do not re-tune batch size or precision for it.{}",
+            k.rule("platform power plateau").cite,
+            cost(a)
+                .map(|c| format!(" The slowdown in your log ({c}) has another cause: say \"details\" for the leads."))
+                .unwrap_or_default()
+        ),
+        (ThermalVerdict::LowPowerState, _) => format!(
+            "Yes: the GPU is stuck in a low-power state (busy at ≤ {:.0} W), the power-delivery fault reported on GB10, not heat. The fix is a full AC power cycle: shut down, unplug the power brick from the wall and the Spark for 60 s, reconnect ({}). {resample}",
+            k.rule("low-power state power").value,
+            k.rule("low-power state clock").cite
+        ),
+        (ThermalVerdict::NoThermalEvent, _) => match cost(a) {
+            Some(c) => format!(
+                "The slowdown is real ({c}) but not thermal, so cooling will not help. Check what else was happening then: a server or job that started on the pool (paste `ps aux` taken near the slowdown), evaluation or checkpoint steps, data loading. Say \"details\" for the evidence."
+            ),
+            None => "Nothing to fix: no thermal event and no sustained slowdown in what you gave me.".into(),
+        },
+        (ThermalVerdict::InsufficientData, _) => format!(
+            "I cannot judge it yet: {}.",
+            a.insufficient.join("; ")
+        ),
+    }
+}
+
+fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
+    let (peak, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
+    let margin = show_centi_delta(plan.judgement.margin_centi_gb);
+    let alternatives = || {
+        plan.alternatives
+            .iter()
+            .take(2)
+            .map(|a| {
+                format!(
+                    "{}: {} GB ({})",
+                    a.change,
+                    show_centi(a.total_centi_gb),
+                    a.verdict.label()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    match (plan.judgement.verdict, kind) {
+        (Verdict::Fits, FollowUp::Judge) => format!(
+            "No: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.",
+            show_centi(peak),
+            crate::calc::verdict::share_of_budget(peak, budget.max(1)),
+            show_centi(budget)
+        ),
+        (Verdict::Fits, FollowUp::Advice) => format!(
+            "Nothing needs changing for memory: it fits with {margin} GB to spare. Before launch, paste a fresh `free -g` so the verdict is against what the box has then."
+        ),
+        (Verdict::Tight, _) => format!(
+            "It is tight: {margin} GB between the {} GB peak and the budget, so a longer sample or a server starting can push it over. Safer: {}.",
+            show_centi(peak),
+            alternatives()
+        ),
+        (Verdict::DoesNotFit, _) => format!(
+            "Yes: the peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            show_centi(peak),
+            show_centi(budget),
+            show_centi(peak.saturating_sub(budget)),
+            alternatives()
+        ),
+    }
+}

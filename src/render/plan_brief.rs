@@ -1,0 +1,155 @@
+//! The one-screen answer to "will it fit?": the verdict with peak, budget,
+//! margin and what binds; the largest terms as a table; the assumptions in
+//! one line; the next step. The worksheet is one request away.
+
+use crate::calc::budget::BudgetBasis;
+use crate::calc::plan::Plan;
+use crate::calc::units::{show_centi, show_centi_delta};
+use crate::calc::verdict::{Verdict, share_of_budget};
+use crate::render::table::{Align, pipe_table};
+use std::fmt::Write;
+
+/// Terms shown by name; the rest are summed in one row.
+const LARGEST_TERMS: usize = 3;
+
+pub fn brief_plan(plan: &Plan) -> String {
+    let mut md = String::new();
+    if let Some(sol) = &plan.solution {
+        md.push_str(&crate::render::plan_md::solution_line(sol));
+        md.push_str("\n\n");
+    }
+    md.push_str(&verdict_line(plan));
+    md.push_str("\n\n");
+    md.push_str(&largest_terms(plan));
+    md.push_str("\n\n");
+    for note in &plan.notes {
+        let _ = write!(md, "{note}\n\n");
+    }
+    if let Some(fix) = to_fit(plan) {
+        let _ = write!(md, "{fix}\n\n");
+    }
+    if !plan.assumptions.is_empty() {
+        let short: Vec<&str> = plan.assumptions.iter().map(|a| a.short.as_str()).collect();
+        let _ = write!(
+            md,
+            "Assumed: {} (say any to change; \"assumptions\" for why).\n\n",
+            short.join(", ")
+        );
+    }
+    md.push_str(&next_line(plan));
+    md
+}
+
+/// "**Qwen2.5 7B LoRA: fits.** Peak 60.17 GB of the 119.48 GB budget
+/// (50.4 %), margin +59.31 GB; the training step binds."
+fn verdict_line(plan: &Plan) -> String {
+    let est = &plan.estimate;
+    let (peak, budget) = (est.total_centi_gb, plan.budget.centi_gb);
+    let share = if budget > 0 {
+        format!(" ({:.1} %)", share_of_budget(peak, budget))
+    } else {
+        String::new()
+    };
+    let mut line = format!(
+        "**{} {}: {}.** Peak {} GB of the {} GB budget{share}, margin {} GB; {} binds",
+        plan.input.model.display,
+        plan.input.method.label(),
+        plan.judgement.verdict.label(),
+        show_centi(peak),
+        show_centi(budget),
+        show_centi_delta(plan.judgement.margin_centi_gb),
+        est.binding.label()
+    );
+    if est.binding != crate::calc::estimate::Peak::Step {
+        let _ = write!(line, " (the step itself: {} GB)", show_centi(est.step_centi_gb));
+    }
+    line.push('.');
+    if plan.budget.basis == BudgetBasis::Nominal {
+        line.push_str(" The budget is an idle Spark's (no `free -g` yet), so this is provisional.");
+    }
+    if let Some(now) = crate::calc::budget::now(peak, &plan.budget)
+        && now != crate::calc::budget::Now::FitsNow
+    {
+        let _ = write!(
+            line,
+            " Right now: {} (free without reclaim {} GB).",
+            now.label(),
+            show_centi(plan.budget.free_now_centi_gb.unwrap_or(0))
+        );
+    }
+    line
+}
+
+/// The step peak's largest terms, the rest in one row, and the total: the
+/// rows add up to the step peak exactly (terms are already rounded up).
+fn largest_terms(plan: &Plan) -> String {
+    let est = &plan.estimate;
+    let mut terms: Vec<_> = est.terms.iter().filter(|t| t.centi_gb > 0).collect();
+    terms.sort_by(|a, b| b.centi_gb.cmp(&a.centi_gb));
+    let step = est.step_centi_gb.max(1);
+    let share = |c: u64| format!("{:.1} %", c as f64 * 100.0 / step as f64);
+    let mut rows: Vec<Vec<String>> = terms
+        .iter()
+        .take(LARGEST_TERMS)
+        .map(|t| {
+            vec![
+                t.label.to_string(),
+                show_centi(t.centi_gb),
+                share(t.centi_gb),
+            ]
+        })
+        .collect();
+    let rest = &terms[terms.len().min(LARGEST_TERMS)..];
+    if !rest.is_empty() {
+        let sum: u64 = rest.iter().map(|t| t.centi_gb).sum();
+        rows.push(vec![
+            format!(
+                "{} more term{}",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" }
+            ),
+            show_centi(sum),
+            share(sum),
+        ]);
+    }
+    rows.push(vec![
+        "step peak".into(),
+        show_centi(est.step_centi_gb),
+        "100.0 %".into(),
+    ]);
+    pipe_table(
+        &["term", "GB", "share"],
+        &[Align::Left, Align::Right, Align::Right],
+        &rows,
+    )
+}
+
+/// For a tight or over-budget plan, the two cheapest changes that help.
+fn to_fit(plan: &Plan) -> Option<String> {
+    if plan.judgement.verdict == Verdict::Fits || plan.alternatives.is_empty() {
+        return None;
+    }
+    let options: Vec<String> = plan
+        .alternatives
+        .iter()
+        .take(2)
+        .map(|a| {
+            format!(
+                "{}: {} GB ({})",
+                a.change,
+                show_centi(a.total_centi_gb),
+                a.verdict.label()
+            )
+        })
+        .collect();
+    Some(format!("To fit: {}.", options.join("; ")))
+}
+
+fn next_line(plan: &Plan) -> String {
+    let mut next = String::from("Next: ");
+    if plan.budget.basis == BudgetBasis::Nominal {
+        next.push_str("paste `free -g` (all three lines) to confirm the verdict; ");
+    }
+    next.push_str("\"full plan\" shows every term (\"phases\", \"anchors\" each part).");
+    next
+}

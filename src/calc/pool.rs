@@ -172,10 +172,15 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                     None => "uncapped: it can grow into the memory your run needs and evict its pages silently, so stop it before a long or full-pool run".to_string(),
                 },
                 match v.cap_fraction {
+                    Some(f) if v.process.kind == ProcessKind::Vllm
+                        && v.process.utilization_flag.is_none() =>
+                    {
+                        format!("no flag: vLLM's default {} ≥ {}", plain(f), plain(near))
+                    }
                     Some(f) => format!("cap {} ≥ {}", plain(f), plain(near)),
                     None if v.process.kind == ProcessKind::Trainer => "uncapped trainer".to_string(),
                     None if v.process.kind == ProcessKind::OllamaServer && !has_ollama_runner => {
-                        "loads uncapped on demand".to_string()
+                        "no model is loaded; loads uncapped".to_string()
                     }
                     None => "uncapped: can grow".to_string(),
                 },

@@ -174,6 +174,24 @@ fn strsim(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// One line per remembered answer, with the owner's words and their age.
+pub fn status_lines(md: &mut String, session: &Session, now: Timestamp) {
+    use std::fmt::Write;
+    for (slot, value, words, at) in session.facts.answered() {
+        let quoted = if slot == crate::dialogue::facts::SlotName::Free {
+            String::new()
+        } else {
+            format!(" (\"{words}\")")
+        };
+        let _ = writeln!(
+            md,
+            "- {}: {value}{quoted}, {}",
+            slot.key(),
+            crate::dialogue::session::age(at, now)
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,24 +226,6 @@ mod tests {
         assert_eq!(
             forget_targets(Some("all")).unwrap().len(),
             SlotName::ALL.len()
-        );
-    }
-}
-
-/// One line per remembered answer, with the owner's words and their age.
-pub fn status_lines(md: &mut String, session: &Session, now: Timestamp) {
-    use std::fmt::Write;
-    for (slot, value, words, at) in session.facts.answered() {
-        let quoted = if slot == crate::dialogue::facts::SlotName::Free {
-            String::new()
-        } else {
-            format!(" (\"{words}\")")
-        };
-        let _ = writeln!(
-            md,
-            "- {}: {value}{quoted}, {}",
-            slot.key(),
-            crate::dialogue::session::age(at, now)
         );
     }
 }

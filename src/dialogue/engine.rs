@@ -38,10 +38,22 @@ fn acknowledge(updates: &[Update]) -> String {
                 u.value,
                 u.words
             ),
+            // The owner's words are quoted only where they are not the value.
+            (None, _) if said_as(&u.words, u.slot.key(), &u.value) => {
+                format!("{} {}", u.slot.key(), u.value)
+            }
             (None, _) => format!("{} {} (you said \"{}\")", u.slot.key(), u.value, u.words),
         })
         .collect();
     format!("Noted: {}.", parts.join(", "))
+}
+
+/// Did the owner's words already say it ("batch 2" for batch 2, "LoRA"
+/// for LoRA)? Then quoting them adds nothing; "seq 4096" for the packing
+/// is still quoted.
+fn said_as(words: &str, key: &str, value: &str) -> bool {
+    let (w, v) = (words.trim().to_lowercase(), value.to_lowercase());
+    w == v || (w.contains(&v) && w.contains(key))
 }
 
 /// Answer one owner turn, with no access to the owner's files.
@@ -131,8 +143,7 @@ fn compose(
     }
 
     if let Some(kind) = a.follow_up
-        && let Some(blocks) =
-            crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind)
+        && let Some(blocks) = crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind)
     {
         return Reply::of(ReplyKind::Info, blocks);
     }
@@ -242,7 +253,9 @@ fn compose(
         ));
     }
     if a.thermal {
-        reply.blocks.extend(thermal_blocks(session, files, k, a.thermal_details));
+        reply
+            .blocks
+            .extend(thermal_blocks(session, files, k, a.thermal_details));
     }
     if a.no_free_now && session.facts.free.is_none() {
         reply.push(Block::Text(
@@ -349,10 +362,8 @@ fn plan_part(
         Some(Request::Plan(detail)) => Some(detail),
         _ => None,
     };
-    let short = a.solve.is_none()
-        && asked.is_none()
-        && session.last_plan.is_some()
-        && a.before.is_some();
+    let short =
+        a.solve.is_none() && asked.is_none() && session.last_plan.is_some() && a.before.is_some();
     if short
         && let Some(before) = &a.before
         && let Some(block) = change_block(before, &session.facts, k)

@@ -26,11 +26,11 @@ pub fn greeting(
             age(p.at, now)
         ));
     } else if !session.facts.answered().is_empty() {
-        let names: Vec<&str> = session
+        let names: Vec<String> = session
             .facts
             .answered()
             .iter()
-            .map(|(slot, ..)| slot.key())
+            .map(|(slot, value, ..)| format!("{} {value}", slot.key()))
             .collect();
         lines.push(format!("- your answers so far: {}", names.join(", ")));
     }
@@ -55,7 +55,10 @@ pub fn greeting(
     } else if !files.is_empty() {
         lines.push(format!("- thermal-check data: {}", files.join(", ")));
     }
-    if let Some(action) = &session.pending {
+    // A proposed ladder step is already on the ladder's line.
+    if let Some(action) = &session.pending
+        && !matches!(action, crate::dialogue::ladder::Action::Rung(_))
+    {
         lines.push(format!("- waiting for your yes or no: {}", action.label()));
     }
     if lines.is_empty() {

@@ -180,11 +180,12 @@ pub fn ladder_line(ladder: &Ladder) -> String {
     if ladder.resolved {
         return format!("resolved (OOM of {})", when(ladder.opened_at));
     }
-    let current = ladder
+    let steps: Vec<String> = ladder
         .rungs
         .iter()
-        .find(|(_, s)| !matches!(s, RungStatus::Result(_) | RungStatus::Skipped(_) | RungStatus::OwnerDid(_) | RungStatus::Declined))
-        .map(|(rung, status)| format!("{}: {}", rung.label(), status_text(status)));
+        .filter(|(_, s)| !matches!(s, RungStatus::Open))
+        .map(|(rung, status)| format!("{}: {}", rung.label(), status_text(status)))
+        .collect();
     format!(
         "OOM of {}{}; {}",
         when(ladder.opened_at),
@@ -192,7 +193,11 @@ pub fn ladder_line(ladder: &Ladder) -> String {
             .phase
             .map(|p| format!(" ({})", p.label()))
             .unwrap_or_default(),
-        current.unwrap_or_else(|| "every step tried".into())
+        if steps.is_empty() {
+            "no step tried yet".to_string()
+        } else {
+            steps.join("; ")
+        }
     )
 }
 

@@ -112,7 +112,8 @@ static PHASES: LazyLock<Regex> = LazyLock::new(|| {
         r"{SHOW}(?:phases|phase peaks|other (?:moments|phases|peaks)|load,? eval(?:uation)?,? (?:and )?save peaks){END}"
     ))
 });
-static ANCHORS: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"{SHOW}(?:seed\s+)?anchors?{END}")));
+static ANCHORS: LazyLock<Regex> =
+    LazyLock::new(|| re(&format!(r"{SHOW}(?:seed\s+)?anchors?{END}")));
 static ASSUMPTIONS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         r"{SHOW}(?:assumptions|inputs|defaults|what (?:did )?you assumed?){END}"
@@ -285,7 +286,12 @@ mod tests {
         ] {
             assert_eq!(follow_up(t), Some(FollowUp::Judge), "{t}");
         }
-        for t in ["batch 2", "so the batch is 4", "is batch 8 ok with 4096?", "stop vllm"] {
+        for t in [
+            "batch 2",
+            "so the batch is 4",
+            "is batch 8 ok with 4096?",
+            "stop vllm",
+        ] {
             assert_eq!(follow_up(t), None, "{t}");
         }
     }

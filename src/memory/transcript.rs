@@ -285,7 +285,9 @@ pub fn replay(events: &[Event], dir: &Path, k: &Knowledge) -> Session {
                     session.facts.forget(s);
                 }
             }
-            Event::Reply { at, kind, facts, .. } => {
+            Event::Reply {
+                at, kind, facts, ..
+            } => {
                 if *kind == ReplyKind::Plan
                     && let Some(record) = plan_record(*at, facts)
                 {

@@ -194,7 +194,10 @@ fn axis(t0: f64, t1: f64, width: usize) -> String {
             " ".repeat(gaps - first)
         )
     } else if width >= need2 {
-        format!("{left}{}{right}", " ".repeat(width - left.len() - right.len()))
+        format!(
+            "{left}{}{right}",
+            " ".repeat(width - left.len() - right.len())
+        )
     } else {
         left
     }

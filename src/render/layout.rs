@@ -47,31 +47,50 @@ pub fn wrap_markdown(md: &str, width: usize) -> String {
     out.join("\n")
 }
 
-/// Spaces inside `code` and **bold** become no-break spaces, so a span is
-/// never split across lines (termimad styles each line on its own).
+/// Units that stay on the line of their number ("50.4 %", "60.17 GB").
+const UNITS: &[&str] = &["%", "GB", "GiB", "MB", "MiB", "W", "°C", "s/step", "min"];
+
+/// Spaces inside `code` and **bold**, and between a number and its unit,
+/// become no-break spaces, so none is split across lines (termimad styles
+/// each line on its own, and a figure reads as one).
 fn glue_spans(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_code = false;
     let mut in_bold = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut prev = ' ';
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
         match c {
             '`' => in_code = !in_code,
-            '*' if !in_code && chars.peek() == Some(&'*') => {
-                chars.next();
+            '*' if !in_code && after.starts_with('*') => {
                 in_bold = !in_bold;
                 out.push_str("**");
+                prev = '*';
+                rest = &after[1..];
                 continue;
             }
-            ' ' if in_code || in_bold => {
+            ' ' if in_code || in_bold || (prev.is_ascii_digit() && unit_follows(after)) => {
                 out.push(GLUE);
+                prev = GLUE;
+                rest = after;
                 continue;
             }
             _ => {}
         }
         out.push(c);
+        prev = c;
+        rest = after;
     }
     out
+}
+
+fn unit_follows(after: &str) -> bool {
+    UNITS.iter().any(|u| {
+        after
+            .strip_prefix(u)
+            .is_some_and(|tail| !tail.starts_with(|c: char| c.is_alphanumeric()))
+    })
 }
 
 #[cfg(test)]
@@ -97,14 +116,29 @@ mod tests {
         let out = wrap_markdown(md, 30);
         assert!(out.contains("`sudo sh -c 'sync; echo 3 > /proc/sys/vm/drop_caches'`"));
         assert!(out.contains("| a long cell that is wider than the width | x |"));
-        assert!(out.contains(
-            "a command line that is much longer than the width and must stay one line"
-        ));
+        assert!(
+            out.contains(
+                "a command line that is much longer than the width and must stay one line"
+            )
+        );
+    }
+
+    #[test]
+    fn a_figure_keeps_its_unit() {
+        let out = wrap_markdown("peak 60.17 GB of the 119.48 GB budget (50.4 %), margin", 24);
+        assert!(out.contains("50.4 %"), "{out}");
+        assert!(
+            out.contains("60.17 GB") && out.contains("119.48 GB"),
+            "{out}"
+        );
     }
 
     #[test]
     fn numbered_items_hang_under_their_text() {
-        let out = wrap_markdown("12. flush the page cache first and then shorten the packing", 24);
+        let out = wrap_markdown(
+            "12. flush the page cache first and then shorten the packing",
+            24,
+        );
         assert!(out.lines().skip(1).all(|l| l.starts_with("    ")), "{out}");
     }
 }

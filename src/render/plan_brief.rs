@@ -25,6 +25,16 @@ pub fn brief_plan(plan: &Plan) -> String {
     for note in &plan.notes {
         let _ = write!(md, "{note}\n\n");
     }
+    // An anchor for this very model that does not vouch for the run.
+    for a in plan
+        .anchors
+        .iter()
+        .filter(|a| a.setup.starts_with(&plan.input.model.display))
+    {
+        if let Some(note) = crate::render::plan_md::beyond_anchor(a, plan) {
+            let _ = write!(md, "Seed anchor \"{}\": {note}\n\n", a.rule);
+        }
+    }
     if let Some(fix) = to_fit(plan) {
         let _ = write!(md, "{fix}\n\n");
     }
@@ -40,8 +50,8 @@ pub fn brief_plan(plan: &Plan) -> String {
     md
 }
 
-/// "**Qwen2.5 7B LoRA: fits.** Peak 60.17 GB of the 119.48 GB budget
-/// (50.4 %), margin +59.31 GB; the training step binds."
+/// "**Verdict: fits.** Qwen2.5 7B LoRA: peak 60.17 GB of the 119.48 GB
+/// budget (50.4 %), margin +59.31 GB; the training step binds."
 fn verdict_line(plan: &Plan) -> String {
     let est = &plan.estimate;
     let (peak, budget) = (est.total_centi_gb, plan.budget.centi_gb);
@@ -51,17 +61,21 @@ fn verdict_line(plan: &Plan) -> String {
         String::new()
     };
     let mut line = format!(
-        "**{} {}: {}.** Peak {} GB of the {} GB budget{share}, margin {} GB; {} binds",
+        "**Verdict: {}.** {} {}: peak {} GB of the {} GB budget{share}, margin {} GB; {} binds",
+        plan.judgement.verdict.label(),
         plan.input.model.display,
         plan.input.method.label(),
-        plan.judgement.verdict.label(),
         show_centi(peak),
         show_centi(budget),
         show_centi_delta(plan.judgement.margin_centi_gb),
         est.binding.label()
     );
     if est.binding != crate::calc::estimate::Peak::Step {
-        let _ = write!(line, " (the step itself: {} GB)", show_centi(est.step_centi_gb));
+        let _ = write!(
+            line,
+            " (the step itself: {} GB)",
+            show_centi(est.step_centi_gb)
+        );
     }
     line.push('.');
     if plan.budget.basis == BudgetBasis::Nominal {
@@ -85,7 +99,7 @@ fn verdict_line(plan: &Plan) -> String {
 fn largest_terms(plan: &Plan) -> String {
     let est = &plan.estimate;
     let mut terms: Vec<_> = est.terms.iter().filter(|t| t.centi_gb > 0).collect();
-    terms.sort_by(|a, b| b.centi_gb.cmp(&a.centi_gb));
+    terms.sort_by_key(|t| std::cmp::Reverse(t.centi_gb));
     let step = est.step_centi_gb.max(1);
     let share = |c: u64| format!("{:.1} %", c as f64 * 100.0 / step as f64);
     let mut rows: Vec<Vec<String>> = terms
@@ -150,6 +164,8 @@ fn next_line(plan: &Plan) -> String {
     if plan.budget.basis == BudgetBasis::Nominal {
         next.push_str("paste `free -g` (all three lines) to confirm the verdict; ");
     }
-    next.push_str("\"full plan\" shows every term (\"phases\", \"anchors\" each part).");
+    next.push_str(
+        "\"full plan\" shows every term (\"phases\", \"anchors\" each part). Planning math, not a guarantee.",
+    );
     next
 }

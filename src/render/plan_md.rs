@@ -271,12 +271,18 @@ fn reconcile(a: &crate::calc::anchors::AnchorComparison, plan: &Plan) -> Option<
             ));
         }
     }
-    let same_method = a.method.eq_ignore_ascii_case(plan.input.method.key());
-    if same_method && a.rule.contains('≤') && plan.input.pack > a.pack {
-        notes.push(format!(
-            "Your packing {} is beyond this anchor's rule (pack ≤{}): activations and the loss's logits grow with batch × packing, so the anchor does not vouch for this run; the worksheet figure above does.",
-            plan.input.pack, a.pack
-        ));
-    }
+    notes.extend(beyond_anchor(a, plan));
     (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// An anchor of the same method whose packing rule this run goes beyond:
+/// it does not vouch for the run, and the answer must say so.
+pub fn beyond_anchor(a: &crate::calc::anchors::AnchorComparison, plan: &Plan) -> Option<String> {
+    let same_method = a.method.eq_ignore_ascii_case(plan.input.method.key());
+    (same_method && a.rule.contains('≤') && plan.input.pack > a.pack).then(|| {
+        format!(
+            "your packing {} is beyond this anchor's rule (pack ≤{}): activations and the loss's logits grow with batch × packing, so the anchor does not vouch for this run; the worksheet figure does.",
+            plan.input.pack, a.pack
+        )
+    })
 }

@@ -81,9 +81,7 @@ pub fn procs_table(report: &PoolReport, need_source: &str) -> String {
         .iter()
         .map(|v| {
             let p = &v.process;
-            let now = p
-                .rss_kib
-                .map(|r| (r as f64 * 1024.0 / 1e7).ceil() as u64);
+            let now = p.rss_kib.map(|r| (r as f64 * 1024.0 / 1e7).ceil() as u64);
             vec![
                 p.pid.to_string(),
                 p.kind.short().to_string(),

@@ -65,7 +65,13 @@ fn block(b: &Block, k: &Knowledge) -> String {
                 let _ = write!(
                     md,
                     "\n```\n{}\n```",
-                    chart(&t.thermal, &t.train, &t.analysis, chart_columns(), Glyphs::Unicode)
+                    chart(
+                        &t.thermal,
+                        &t.train,
+                        &t.analysis,
+                        chart_columns(),
+                        Glyphs::Unicode
+                    )
                 );
                 if !t.full {
                     md.push_str("\n\nSay \"details\" for the evidence (sample spans, each event, the rules).");
@@ -77,8 +83,8 @@ fn block(b: &Block, k: &Knowledge) -> String {
 }
 
 fn plan_part(v: &crate::reply::PlanView) -> String {
-    use crate::reply::PlanDetail;
     use crate::render::plan_md::{anchors_section, inputs_section, phases_section};
+    use crate::reply::PlanDetail;
     let title = format!(
         "{} {}",
         v.plan.input.model.display,

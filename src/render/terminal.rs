@@ -80,7 +80,11 @@ fn columns_env() -> Option<usize> {
 pub fn width(style: Style) -> Option<usize> {
     columns_env().or_else(|| {
         let tty = std::io::stdout().is_terminal();
-        (style == Style::Rich || tty).then(|| termimad::terminal_size().0 as usize)
+        // A terminal that reports no size (0 columns) gets 80.
+        (style == Style::Rich || tty).then(|| match termimad::terminal_size().0 {
+            0 => 80,
+            w => (w as usize).max(40),
+        })
     })
 }
 

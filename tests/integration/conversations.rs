@@ -151,7 +151,7 @@ fn c08_clear_questions_get_answers() {
 #[test]
 fn c09_a_provisional_answer_without_free() {
     let c = run("09-no-free-yet.txt");
-    c.has("## Headroom plan: Mistral 7B LoRA")
+    c.has("**Verdict: fits.** Mistral 7B LoRA")
         .has("provisional")
         .has("idle Spark");
 }
@@ -219,7 +219,8 @@ fn c17_anchors_reconciled() {
 #[test]
 fn c18_vllm_and_its_engine_get_one_recommendation() {
     let c = run("18-pool-labels.txt");
-    c.has("**stop**: part of the vLLM server (pid 4121), so it goes with the server")
+    c.has("| 4188 | vLLM engine |")
+        .has("goes with pid 4121")
         .has("vLLM's default 0.9")
         .has("no model is loaded");
     // One stop for the server and its engine, not two.
@@ -279,8 +280,7 @@ fn an_oom_messages_figures_are_read_and_the_assumptions_named() {
 /// backend never reach the run, and its fraction is set against the run.
 #[test]
 fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
-    let log =
-        std::fs::read_to_string(repo().join("tests/fixtures/vllm-startup-gb10.txt")).unwrap();
+    let log = std::fs::read_to_string(repo().join("tests/fixtures/vllm-startup-gb10.txt")).unwrap();
     let out = converse(&format!(
         "can I run vllm beside my training? it's a LoRA on Qwen2.5 14B, bf16, batch 4, packing 2048\n\n{}\n",
         log.trim()
@@ -298,8 +298,8 @@ fn a_vllm_log_is_read_as_the_servers_memory_not_the_owners_words() {
 /// vLLM's startup refusal is read with its own figures.
 #[test]
 fn vllms_startup_refusal_is_explained_with_its_figures() {
-    let log = std::fs::read_to_string(repo().join("tests/fixtures/vllm-startup-oom-error.txt"))
-        .unwrap();
+    let log =
+        std::fs::read_to_string(repo().join("tests/fixtures/vllm-startup-oom-error.txt")).unwrap();
     let out = converse(&format!("{}\n", log.trim()));
     out.has("vLLM refused to start");
     out.has("74.9 / 142.5 = 0.52");
@@ -365,8 +365,7 @@ fn a_full_fine_tunes_ladder_runs_to_the_end_with_figures() {
 /// becomes the run's batch.
 #[test]
 fn an_ollama_server_log_never_sets_the_runs_batch() {
-    let log =
-        std::fs::read_to_string(repo().join("tests/fixtures/ollama-server-log.txt")).unwrap();
+    let log = std::fs::read_to_string(repo().join("tests/fixtures/ollama-server-log.txt")).unwrap();
     let out = converse(&format!(
         "LoRA on Qwen2.5 7B, bf16, batch 2, packing 2048\n\n{}\n\n/status\n",
         log.trim()
@@ -394,8 +393,7 @@ fn unsloths_banner_sets_unsloth_once() {
 /// both units, beside the plan's figure.
 #[test]
 fn a_trainers_own_memory_report_is_read_beside_the_plan() {
-    let log =
-        std::fs::read_to_string(repo().join("tests/fixtures/axolotl-summary.txt")).unwrap();
+    let log = std::fs::read_to_string(repo().join("tests/fixtures/axolotl-summary.txt")).unwrap();
     let out = converse(&format!(
         "LoRA on Llama 3.1 8B, bf16, batch 2, packing 512\n\n{}\n",
         log.trim()
@@ -412,9 +410,14 @@ fn a_trainers_own_memory_report_is_read_beside_the_plan() {
 fn dmon_output_is_thermal_samples_when_it_carries_time() {
     let dated = converse(&crate::support::fixture("dmon-dt-power-temp-made-up.txt"));
     dated.has("## Thermal check: thermal throttling");
-    dated.has("thermal samples: 40 from 2026-11-28 09:02:00");
-    let gb10 = std::fs::read_to_string(repo().join("tests/fixtures/nvidia-smi-dmon-gb10.txt"))
-        .unwrap();
+    // The evidence is one word away.
+    let details = converse(&format!(
+        "{}\n\ndetails\n",
+        crate::support::fixture("dmon-dt-power-temp-made-up.txt")
+    ));
+    details.has("thermal samples: 40 from 2026-11-28 09:02:00");
+    let gb10 =
+        std::fs::read_to_string(repo().join("tests/fixtures/nvidia-smi-dmon-gb10.txt")).unwrap();
     let undated = converse(&gb10);
     undated.has("carry no date or time unless it runs with `-o DT`");
     undated.lacks("found no run setting");
@@ -425,10 +428,9 @@ fn dmon_output_is_thermal_samples_when_it_carries_time() {
 /// platform's ceiling, not a fault.
 #[test]
 fn an_nvidia_smi_q_snapshot_reads_the_throttle_counters() {
-    let text = std::fs::read_to_string(
-        repo().join("tests/fixtures/nvidia-smi-q-performance-gb10.txt"),
-    )
-    .unwrap();
+    let text =
+        std::fs::read_to_string(repo().join("tests/fixtures/nvidia-smi-q-performance-gb10.txt"))
+            .unwrap();
     // Piped turns end at blank lines; the REPL takes the paste whole.
     let paste: String = text
         .lines()
@@ -462,8 +464,7 @@ fn short_forms_solving_and_anchor_questions() {
 #[test]
 fn little_available_is_answered_with_what_to_paste() {
     let free =
-        std::fs::read_to_string(repo().join("tests/fixtures/free-h-spark-vllm-high.txt"))
-            .unwrap();
+        std::fs::read_to_string(repo().join("tests/fixtures/free-h-spark-vllm-high.txt")).unwrap();
     let out = converse(&format!(
         "QLoRA on Llama 3.1 70B, batch 2, packing 4096\n\n{}\n\nwhy so little available?\n",
         free.trim()

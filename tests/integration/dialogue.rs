@@ -20,7 +20,7 @@ fn a_restart_asks_for_nothing_it_already_has() {
     );
     let second = Headroom::new(dir.path())
         .at("2026-11-29T12:00:00Z")
-        .stdin("plan\n")
+        .stdin("plan\n\nassumptions\n")
         .run()
         .ok();
     assert!(
@@ -96,7 +96,7 @@ fn an_unreadable_transcript_line_is_skipped_and_said() {
     std::fs::write(&path, text).unwrap();
     let out = Headroom::new(dir.path()).run().ok();
     assert!(
-        out.stdout.contains("- batch: 2 (\"bs 2\")"),
+        out.stdout.contains("your answers so far: batch 2"),
         "{}",
         out.stdout
     );

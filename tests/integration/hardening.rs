@@ -18,7 +18,7 @@ fn a_byte_that_is_not_utf8_never_ends_a_session() {
     let out = Headroom::new(dir.path()).stdin_bytes(&input).run().ok();
     assert!(out.stdout.contains("were not UTF-8 text"), "{}", out.stdout);
     assert!(
-        out.stdout.contains("Headroom plan: Qwen2.5 7B LoRA"),
+        out.stdout.contains("Qwen2.5 7B LoRA: peak"),
         "{}",
         out.stdout
     );

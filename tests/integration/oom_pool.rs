@@ -89,9 +89,10 @@ fn a_restart_says_which_steps_are_done_and_what_is_next() {
         "{s}"
     );
     assert!(
-        s.contains("Next: Step 2 of the OOM ladder: shorter packing first."),
+        s.contains("step 2: shorter packing: proposed, waiting for your yes or no"),
         "{s}"
     );
+    assert!(s.lines().count() <= 8, "{s}");
 }
 
 #[test]

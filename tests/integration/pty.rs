@@ -87,7 +87,7 @@ fn several_lines_in_one_write_all_reach_the_dialogue() {
     p.send("LoRA on Qwen2.5 7B\rbatch 2\rpacking 1024, bf16\r")
         .unwrap();
     p.flush().unwrap();
-    p.exp_string("Headroom plan: Qwen2.5 7B LoRA")
+    p.exp_string("Qwen2.5 7B LoRA: peak")
         .expect("the third line completed the run");
     p.exp_string(PROMPT).unwrap();
     p.send_line("/quit").unwrap();

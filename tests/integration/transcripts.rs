@@ -105,16 +105,19 @@ fn every_example_transcript_replays_exactly() {
                 .stdin(&stdin)
                 .run()
                 .ok();
-            if ran.stdout != s.expected {
+            // Absolute paths name the checkout, wherever it was cloned.
+            let root = format!("{}/", repo().display());
+            let stdout = ran.stdout.replace(&root, "$REPO/");
+            if stdout != s.expected {
                 if bless {
-                    replacements.push((s.expected_span, ran.stdout.clone()));
+                    replacements.push((s.expected_span, stdout.clone()));
                 } else {
                     failures.push(format!(
                         "{} session {}:\n~~~ expected\n{}~~~ got\n{}~~~",
                         file.display(),
                         i + 1,
                         s.expected,
-                        ran.stdout
+                        stdout
                     ));
                 }
             }

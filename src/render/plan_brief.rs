@@ -25,26 +25,27 @@ pub fn brief_plan(plan: &Plan) -> String {
     for note in &plan.notes {
         let _ = write!(md, "{note}\n\n");
     }
-    // An anchor for this very model that does not vouch for the run.
-    for a in plan
-        .anchors
-        .iter()
-        .filter(|a| a.setup.starts_with(&plan.input.model.display))
-    {
-        if let Some(note) = crate::render::plan_md::beyond_anchor(a, plan) {
-            let _ = write!(md, "Seed anchor \"{}\": {note}\n\n", a.rule);
-        }
-    }
-    if let Some(fix) = to_fit(plan) {
-        let _ = write!(md, "{fix}\n\n");
+    // What would fit, and an anchor for this very model that does not
+    // vouch for the run, in one paragraph.
+    let mut caveats: Vec<String> = to_fit(plan).into_iter().collect();
+    caveats.extend(
+        plan.anchors
+            .iter()
+            .filter(|a| a.setup.starts_with(&plan.input.model.display))
+            .filter(|a| crate::render::plan_md::beyond_anchor(a, plan).is_some())
+            .map(|a| {
+                format!(
+                    "The seed's \"{}\" does not vouch for packing {}: it is beyond this anchor's rule (pack ≤{}).",
+                    a.rule, plan.input.pack, a.pack
+                )
+            }),
+    );
+    if !caveats.is_empty() {
+        let _ = write!(md, "{}\n\n", caveats.join(" "));
     }
     if !plan.assumptions.is_empty() {
         let short: Vec<&str> = plan.assumptions.iter().map(|a| a.short.as_str()).collect();
-        let _ = write!(
-            md,
-            "Assumed: {} (say any to change; \"assumptions\" for why).\n\n",
-            short.join(", ")
-        );
+        let _ = write!(md, "Assumed: {} (say any to change). ", short.join(", "));
     }
     md.push_str(&next_line(plan));
     md
@@ -78,9 +79,6 @@ fn verdict_line(plan: &Plan) -> String {
         );
     }
     line.push('.');
-    if plan.budget.basis == BudgetBasis::Nominal {
-        line.push_str(" The budget is an idle Spark's (no `free -g` yet), so this is provisional.");
-    }
     if let Some(now) = crate::calc::budget::now(peak, &plan.budget)
         && now != crate::calc::budget::Now::FitsNow
     {
@@ -94,8 +92,9 @@ fn verdict_line(plan: &Plan) -> String {
     line
 }
 
-/// The step peak's largest terms, the rest in one row, and the total: the
-/// rows add up to the step peak exactly (terms are already rounded up).
+/// The step peak's largest terms and the rest in one row: the rows add up
+/// to the step peak exactly (terms are already rounded up), and the shares
+/// are of the step peak.
 fn largest_terms(plan: &Plan) -> String {
     let est = &plan.estimate;
     let mut terms: Vec<_> = est.terms.iter().filter(|t| t.centi_gb > 0).collect();
@@ -126,11 +125,6 @@ fn largest_terms(plan: &Plan) -> String {
             share(sum),
         ]);
     }
-    rows.push(vec![
-        "step peak".into(),
-        show_centi(est.step_centi_gb),
-        "100.0 %".into(),
-    ]);
     pipe_table(
         &["term", "GB", "share"],
         &[Align::Left, Align::Right, Align::Right],
@@ -138,34 +132,43 @@ fn largest_terms(plan: &Plan) -> String {
     )
 }
 
-/// For a tight or over-budget plan, the two cheapest changes that help.
+/// For a tight or over-budget plan, the cheapest changes that fit; when
+/// none does, the best of them, so the owner sees why.
 fn to_fit(plan: &Plan) -> Option<String> {
     if plan.judgement.verdict == Verdict::Fits || plan.alternatives.is_empty() {
         return None;
     }
-    let options: Vec<String> = plan
+    let show = |a: &crate::calc::plan::Alternative| {
+        format!(
+            "{}: {} GB ({})",
+            a.change,
+            show_centi(a.total_centi_gb),
+            a.verdict.label()
+        )
+    };
+    let fitting: Vec<String> = plan
         .alternatives
         .iter()
+        .filter(|a| a.verdict != Verdict::DoesNotFit)
         .take(2)
-        .map(|a| {
-            format!(
-                "{}: {} GB ({})",
-                a.change,
-                show_centi(a.total_centi_gb),
-                a.verdict.label()
-            )
-        })
+        .map(show)
         .collect();
-    Some(format!("To fit: {}.", options.join("; ")))
+    if !fitting.is_empty() {
+        return Some(format!("To fit: {}.", fitting.join("; ")));
+    }
+    let best = plan.alternatives.iter().min_by_key(|a| a.total_centi_gb)?;
+    Some(format!(
+        "Shorter packing or a smaller batch does not fit either ({}: {} GB).",
+        best.change,
+        show_centi(best.total_centi_gb)
+    ))
 }
 
 fn next_line(plan: &Plan) -> String {
     let mut next = String::from("Next: ");
     if plan.budget.basis == BudgetBasis::Nominal {
-        next.push_str("paste `free -g` (all three lines) to confirm the verdict; ");
+        next.push_str("provisional on an idle Spark's budget: paste `free -g` to confirm; ");
     }
-    next.push_str(
-        "\"full plan\" shows every term (\"phases\", \"anchors\" each part). Planning math, not a guarantee.",
-    );
+    next.push_str("\"full plan\" for every term. Planning math, not a guarantee.");
     next
 }

@@ -10,6 +10,7 @@ mod llm;
 mod llm_server;
 mod log_formats;
 mod no_spawn;
+mod one_screen;
 mod oom_pool;
 mod plan_cli;
 mod properties;

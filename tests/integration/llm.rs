@@ -273,10 +273,11 @@ fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
         .iter()
         .filter_map(|v| std::env::var(v).ok())
         .collect();
-    if specs.is_empty() {
-        eprintln!(
-            "no real model server: run scripts/llm-test-server.sh start and export what it prints"
-        );
+    if !crate::support::available_or_skip(
+        "llm",
+        specs.is_empty(),
+        "no real model server: run scripts/llm-test-server.sh start and export what it prints",
+    ) {
         return;
     }
     for spec in specs {

@@ -307,3 +307,45 @@ fn the_sampler_command_prints_only_the_script() {
     assert_eq!(script.trim_end(), asset.trim_end());
     assert!(String::from_utf8_lossy(&out.stderr).contains("headroom sampler > sample.sh"));
 }
+
+/// The rendered replies of the main workflows at 80 columns, so a layout
+/// change shows in review (`cargo insta review`, or INSTA_UPDATE=always).
+#[test]
+fn main_workflows_at_80_columns() {
+    let root = repo().join("tests/fixtures/logs");
+    let cases = [
+        (
+            "plan_brief",
+            "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096\n".to_string(),
+        ),
+        (
+            "plan_full",
+            "QLoRA on Llama 3.1 70B, batch 1, packing 2048\n\nfull plan\n".to_string(),
+        ),
+        (
+            "pool",
+            format!(
+                "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096\n\n{}\n",
+                fixture("ps-aux-spark-mixed.txt")
+            ),
+        ),
+        (
+            "oom",
+            "QLoRA on Qwen2.5 32B, batch 2, packing 4096\n\nOOM at step 3\n".to_string(),
+        ),
+        (
+            "thermal",
+            format!(
+                "{} {}\n\nhow do I stop it?\n",
+                root.join("thermal/throttle.csv").display(),
+                root.join("hf/throttle.log").display()
+            ),
+        ),
+    ];
+    for (name, stdin) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let out = piped_at_80(dir.path(), &stdin);
+        let reply = first_reply(&out).replace(&format!("{}/", repo().display()), "$REPO/");
+        insta::assert_snapshot!(name, reply);
+    }
+}

@@ -142,3 +142,21 @@ pub fn fixture(name: &str) -> String {
     std::fs::read_to_string(repo().join("tests/fixtures").join(name))
         .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
+
+/// What a test does when a tool or server it needs is missing: under
+/// `.ci/run` (which sets `HEADROOM_CI_REQUIRES` to the names it installed)
+/// the test fails; elsewhere it says "skipped: …" where cargo test shows
+/// it (straight to stderr, past the output capture) and returns false.
+#[track_caller]
+pub fn available_or_skip(name: &str, missing: bool, why: &str) -> bool {
+    if !missing {
+        return true;
+    }
+    let required = std::env::var("HEADROOM_CI_REQUIRES").unwrap_or_default();
+    assert!(
+        !required.split_whitespace().any(|r| r == name),
+        "{name} is required here (HEADROOM_CI_REQUIRES={required}) but missing: {why}"
+    );
+    let _ = writeln!(std::io::stderr(), "skipped: {name}: {why}");
+    false
+}

@@ -20,6 +20,47 @@ pub struct Limited<R> {
     inner: R,
     left: u64,
     limit: u64,
+    progress: Option<Progress>,
+}
+
+/// A progress line on stderr for a read that lasts: drawn only once a file
+/// has taken more than a second, only on a terminal (indicatif hides it
+/// elsewhere), and cleared when the read ends.
+#[derive(Debug)]
+struct Progress {
+    started: std::time::Instant,
+    size: u64,
+    name: String,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn advance(&mut self, done: u64) {
+        if self.bar.is_none() && self.started.elapsed() >= std::time::Duration::from_secs(1) {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(self.size),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "reading {msg} {bar:30} {bytes}/{total_bytes} ({eta} left)",
+            ) {
+                bar.set_style(style);
+            }
+            bar.set_message(self.name.clone());
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 impl<R: Read> Read for Limited<R> {
@@ -32,6 +73,10 @@ impl<R: Read> Read for Limited<R> {
             )));
         }
         self.left -= n as u64;
+        let done = self.limit - self.left;
+        if let Some(p) = &mut self.progress {
+            p.advance(done);
+        }
         Ok(n)
     }
 }
@@ -49,6 +94,7 @@ pub fn limited<R: Read>(inner: R, limit: u64) -> Limited<R> {
         inner,
         left: limit,
         limit,
+        progress: None,
     }
 }
 
@@ -67,8 +113,26 @@ pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
     if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
         return Err("it is a device or socket, not a file".into());
     }
-    Ok(limited(file, limit))
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut reader = limited(file, limit);
+    // Small files never last a second; only big regular files get a line.
+    if kind.is_file() && size >= PROGRESS_FROM {
+        reader.progress = Some(Progress {
+            started: std::time::Instant::now(),
+            size,
+            name: crate::render::terminal::sanitize(
+                &path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            ),
+            bar: None,
+        });
+    }
+    Ok(reader)
 }
+
+/// Files smaller than this read in well under a second.
+const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
 
 /// A whole file (or `-` for stdin) as text, bounded; bytes that are not
 /// UTF-8 are replaced rather than refused.
@@ -89,6 +153,21 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_progress_line_waits_a_second_and_then_follows_the_read() {
+        let mut p = Progress {
+            started: std::time::Instant::now(),
+            size: 100,
+            name: "train.log".into(),
+            bar: None,
+        };
+        p.advance(10);
+        assert!(p.bar.is_none(), "drawn before a second had passed");
+        p.started -= std::time::Duration::from_secs(2);
+        p.advance(40);
+        assert_eq!(p.bar.as_ref().map(|b| b.position()), Some(40));
+    }
 
     #[test]
     fn devices_and_directories_are_refused_at_once() {

@@ -6,8 +6,49 @@
 //! LLaMA-Factory's trainer_log.jsonl, accelerate's logger. torchrun and
 //! mpirun rank prefixes and ANSI colours are taken off first.
 
-use memchr::memmem;
+use memchr::memmem::Finder;
 use serde_json::Value;
+use std::sync::LazyLock;
+
+/// A needle searched for on every line: its searcher is built once (a
+/// searcher per needle per line cost more than the search itself).
+pub(crate) struct Needle(LazyLock<Finder<'static>>);
+
+impl Needle {
+    pub(crate) const fn new(init: fn() -> Finder<'static>) -> Needle {
+        Needle(LazyLock::new(init))
+    }
+    pub(crate) fn find(&self, haystack: &[u8]) -> Option<usize> {
+        self.0.find(haystack)
+    }
+    fn len(&self) -> usize {
+        self.0.needle().len()
+    }
+}
+
+/// `needle!(NAME = b"text")` declares a [`Needle`].
+macro_rules! needle {
+    ($($name:ident = $text:expr),* $(,)?) => {
+        $(static $name: $crate::extract::log_lines::Needle =
+            $crate::extract::log_lines::Needle::new(|| memchr::memmem::Finder::new($text));)*
+    };
+}
+pub(crate) use needle;
+
+needle!(
+    ITERATION = b"iteration ",
+    ITER = b"iter ",
+    STEP_LOWER = b"step ",
+    STEP_UPPER = b"Step ",
+    TOKENS_PER_S = b"tokens_per_second_per_gpu:",
+    MEGATRON_MS = b"elapsed time per iteration (ms)",
+    NEMO_S = b"train_step_timing in s",
+    STEP_TIME = b"step_time",
+    TIME_SPACE = b"time ",
+    MS = b"ms",
+    MS_BAR = b" ms |",
+    S_PER_STEP = b" s/step",
+);
 
 /// A time stamp found in a line.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,6 +72,31 @@ pub struct LineFacts {
     /// Tokens per second (torchtune), which gives the step's time once the
     /// tokens per step are known.
     pub tokens_per_s: Option<f64>,
+    /// A duration or a time since the start ("elapsed_ms", "wall"): the
+    /// scanner tells which from how the values move.
+    pub either: Option<f64>,
+}
+
+impl LineFacts {
+    /// Fill what this line's format-specific reading left open from the
+    /// key-pattern table.
+    fn or_fields(mut self, g: crate::extract::log_fields::Fields) -> LineFacts {
+        self.step = self.step.or(g.step);
+        self.stamp = self.stamp.or(g.stamp);
+        self.duration = self.duration.or(g.duration);
+        self.elapsed = self.elapsed.or(g.elapsed);
+        self.either = self.either.or(g.either);
+        self
+    }
+
+    fn timed(&self) -> bool {
+        self.duration.is_some() || self.elapsed.is_some() || self.tokens_per_s.is_some()
+    }
+
+    /// Any timing at all, the ambiguous kind included.
+    pub fn timed_or_either(&self) -> bool {
+        self.timed() || self.either.is_some()
+    }
 }
 
 /// The line without rank prefixes (`[default0]:`, `[rank1]:`,
@@ -214,8 +280,8 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
 }
 
 /// The number after `key` (skipping spaces, `=`, `:`), as bytes.
-fn after<'a>(line: &'a [u8], key: &[u8]) -> Option<&'a [u8]> {
-    let at = memmem::find(line, key)? + key.len();
+fn after<'a>(line: &'a [u8], key: &Needle) -> Option<&'a [u8]> {
+    let at = key.find(line)? + key.len();
     let rest = &line[at..];
     let start = rest.iter().position(|c| !matches!(c, b' ' | b'=' | b':'))?;
     let rest = &rest[start..];
@@ -226,7 +292,7 @@ fn after<'a>(line: &'a [u8], key: &[u8]) -> Option<&'a [u8]> {
     Some(&rest[..end])
 }
 
-fn step_after(line: &[u8], key: &[u8]) -> Option<u64> {
+fn step_after(line: &[u8], key: &Needle) -> Option<u64> {
     let v = after(line, key)?;
     let end = v
         .iter()
@@ -285,7 +351,9 @@ fn json_facts(v: &Value) -> LineFacts {
         duration,
         elapsed,
         tokens_per_s: num(v.get("tokens_per_second_per_gpu")),
+        either: None,
     }
+    .or_fields(crate::extract::log_fields::json_fields(v))
 }
 
 /// Everything a cleaned line says about timing.
@@ -303,7 +371,7 @@ pub fn read(line: &[u8]) -> LineFacts {
     };
     // torchtune: "tokens_per_second_per_gpu:2891.49" or a tensor's repr
     // "tokens_per_second_per_gpu:tensor(2891.4924, device='cuda:0')".
-    if let Some(at) = memmem::find(line, b"tokens_per_second_per_gpu:") {
+    if let Some(at) = TOKENS_PER_S.find(line) {
         let rest = &line[at + 26..];
         let rest = rest.strip_prefix(b"tensor(").unwrap_or(rest);
         let end = rest
@@ -313,32 +381,34 @@ pub fn read(line: &[u8]) -> LineFacts {
         f.tokens_per_s = float(&rest[..end]).filter(|v| *v > 0.0);
     }
     // llm.c "step    1/1500 | … | 10956.69 ms |"; Rich/accelerate "step 10".
-    if let Some(step) = step_after(line, b"iteration ").or_else(|| step_after(line, b"iter ")) {
+    if let Some(step) = step_after(line, &ITERATION).or_else(|| step_after(line, &ITER)) {
         f.step = Some(step);
-    } else if let Some(step) = step_after(line, b"step ").or_else(|| step_after(line, b"Step ")) {
+    } else if let Some(step) =
+        step_after(line, &STEP_LOWER).or_else(|| step_after(line, &STEP_UPPER))
+    {
         f.step = Some(step);
     }
-    f.duration = if let Some(v) = after(line, b"elapsed time per iteration (ms)") {
+    f.duration = if let Some(v) = after(line, &MEGATRON_MS) {
         float(v).map(|ms| ms / 1000.0)
-    } else if let Some(v) = after(line, b"train_step_timing in s") {
+    } else if let Some(v) = after(line, &NEMO_S) {
         float(v)
-    } else if let Some(v) = after(line, b"step_time") {
+    } else if let Some(v) = after(line, &STEP_TIME) {
         float(v.strip_suffix(b"s").unwrap_or(v))
-    } else if let Some(v) = after(line, b"time ") {
+    } else if let Some(v) = after(line, &TIME_SPACE) {
         // nanoGPT "time 10386.65ms"
-        let rest = &line[memmem::find(line, b"time ").unwrap_or(0)..];
-        (memmem::find(rest, b"ms").is_some())
+        let rest = &line[TIME_SPACE.find(line).unwrap_or(0)..];
+        (MS.find(rest).is_some())
             .then(|| float(v))
             .flatten()
             .map(|ms| ms / 1000.0)
-    } else if let Some(i) = memmem::find(line, b" ms |") {
+    } else if let Some(i) = MS_BAR.find(line) {
         // llm.c: the number before " ms |".
         let start = line[..i]
             .iter()
             .rposition(|c| *c == b'|')
             .map_or(0, |p| p + 1);
         float(&line[start..i]).map(|ms| ms / 1000.0)
-    } else if let Some(i) = memmem::find(line, b" s/step") {
+    } else if let Some(i) = S_PER_STEP.find(line) {
         let start = line[..i]
             .iter()
             .rposition(|c| *c == b' ' || *c == b'|')
@@ -347,6 +417,12 @@ pub fn read(line: &[u8]) -> LineFacts {
     } else {
         None
     };
+    // Other key names: logfmt, key=value, "key: value".
+    if (f.step.is_none() || !f.timed())
+        && let Ok(text) = std::str::from_utf8(line)
+    {
+        f = f.or_fields(crate::extract::log_fields::text_fields(text));
+    }
     f
 }
 

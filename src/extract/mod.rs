@@ -5,6 +5,7 @@ pub mod config_json;
 pub mod dmon;
 pub mod free;
 pub mod intent;
+pub mod log_fields;
 pub mod log_lines;
 pub mod meminfo;
 pub mod nvidia_smi;

@@ -10,7 +10,7 @@
 
 pub use crate::readings::samples::{Marker, MarkerKind, TrainLog, TrainSample};
 
-use memchr::memmem::{self, Finder, FinderRev};
+use memchr::memmem::{Finder, FinderRev};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::LazyLock;
@@ -25,6 +25,15 @@ static SAVE_MODEL: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"Saving model checkpoint"));
 static SAVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"Saving checkpoint"));
 static LOG_FILE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"/log_"));
+crate::extract::log_lines::needle!(
+    STEP = b"step",
+    EPOCH = b"Epoch ",
+    RUNNING_TRAINING = b"Running training",
+    TRACEBACK = b"Traceback (most recent call last)",
+    RESUMING = b"Resuming",
+    RESUME_FROM = b"resume_from_checkpoint",
+    BANNER = b"***** Running training *****",
+);
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TrainLogError {
@@ -82,6 +91,11 @@ struct Scanner {
     /// Tokens per second per step (torchtune), turned into durations with
     /// the tokens per step.
     tps_steps: Vec<(u64, f64)>,
+    /// Values that are a duration or a time since the start (step, value).
+    either_steps: Vec<(u64, f64)>,
+    /// The step a block of metric lines belongs to (Composer prints
+    /// "[batch=10/20000]:" and then one metric per line).
+    block_step: Option<u64>,
     tokens_per_step: Option<f64>,
     /// The anchor came from torchtune's log-file name: a Unix (UTC) time.
     anchor_from_name: bool,
@@ -165,7 +179,7 @@ fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
 /// "step 120", "Step 120", "global_step=120".
 fn find_step(line: &[u8]) -> Option<u64> {
     let lower: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
-    let at = memmem::find(&lower, b"step")?;
+    let at = STEP.find(&lower)?;
     let rest = &line[at + 4..];
     let start = rest.iter().position(u8::is_ascii_digit)?;
     if rest[..start]
@@ -222,7 +236,7 @@ impl Scanner {
                 .take()
                 .filter(|_| std::mem::take(&mut self.restart_marker));
             let bar = self.bars.entry(total).or_default();
-            if memmem::find(line, b"Epoch ").is_some() {
+            if EPOCH.find(line).is_some() {
                 bar.average_rate = true;
             }
             // A step that goes back while the bar's clock keeps running is a
@@ -302,17 +316,28 @@ impl Scanner {
             }
         });
         if bar_elapsed.is_none()
-            && (memmem::find(line, b"Running training").is_some()
-                || memmem::find(line, b"Traceback (most recent call last)").is_some()
-                || memmem::find(line, b"Resuming").is_some()
-                || memmem::find(line, b"resume_from_checkpoint").is_some())
+            && (RUNNING_TRAINING.find(line).is_some()
+                || TRACEBACK.find(line).is_some()
+                || RESUMING.find(line).is_some()
+                || RESUME_FROM.find(line).is_some())
         {
             self.restart_marker = true;
         }
+        let mut facts = facts;
         if bar_elapsed.is_none() {
+            match (facts.step, facts.timed_or_either()) {
+                (Some(step), false) => self.block_step = Some(step),
+                (None, true) => facts.step = self.block_step,
+                _ => {}
+            }
             if let Some(ts) = stamp {
                 self.last_stamp = Some(ts);
                 self.stamp_since_bar = Some(ts);
+            }
+            if let (Some(step), Some(v), None, None) =
+                (facts.step, facts.either, facts.duration, facts.elapsed)
+            {
+                self.either_steps.push((step, v));
             }
             if let (Some(step), Some(d)) = (facts.step, facts.duration)
                 && d > 0.0
@@ -351,7 +376,7 @@ impl Scanner {
                 // Before the bar began: the Trainer's own banner marks the
                 // start; failing that, the last stamp before the bar.
                 (None, None) if !self.banner => {
-                    self.banner = memmem::find(line, b"***** Running training *****").is_some();
+                    self.banner = BANNER.find(line).is_some();
                     // The banner is printed as the loop starts: nothing later
                     // (out-of-order streams, chunked stamps) places it better.
                     self.anchor_exact |= self.banner;

@@ -25,6 +25,24 @@ impl Scanner {
                 self.duration_anchor = self.anchor.as_ref().map(|a| a.0);
             }
         }
+        // "elapsed_ms" and "wall" values: a time since the start grows with
+        // the steps; a duration stays near its median.
+        if self.durations.is_empty()
+            && self.elapsed_steps.is_empty()
+            && self.either_steps.len() >= 2
+        {
+            let either = std::mem::take(&mut self.either_steps);
+            let rising = either.windows(2).filter(|w| w[1].1 > w[0].1).count();
+            let mut values: Vec<f64> = either.iter().map(|e| e.1).collect();
+            values.sort_by(f64::total_cmp);
+            let median = values[values.len() / 2];
+            let span = either.last().map_or(0.0, |l| l.1) - either[0].1;
+            if rising * 10 >= (either.len() - 1) * 9 && span > 5.0 * median.max(1e-9) {
+                self.elapsed_steps = either;
+            } else {
+                self.durations = either;
+            }
+        }
         let utc_unshifted = self.utc && self.tz_offset.is_none();
         // Candidate timings, each as (samples, anchored, how).
         let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>)> = Vec::new();

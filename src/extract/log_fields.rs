@@ -1,0 +1,332 @@
+//! Structured log lines whatever their key names: JSON objects, logfmt and
+//! `key=value`, and `key: value` pairs. A step, a time stamp and a duration
+//! or an elapsed time are found from one table of key patterns, not from
+//! per-format code; an unknown key set says which keys it saw.
+
+use crate::extract::log_lines::{Stamp, find_stamp};
+use serde_json::Value;
+
+/// What a key says about timing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Role {
+    Step,
+    Stamp,
+    /// The step's duration, in seconds per unit of the value.
+    Duration(f64),
+    /// Time since training began, in seconds per unit.
+    Elapsed(f64),
+    /// "elapsed_ms", "wall": a duration or a time since the start, told
+    /// apart by how the values move over the log.
+    Either(f64),
+}
+
+/// Keys by their normalised name (lower case, spaces as `_`): exact names
+/// first, then suffix rules for units. Sources: the trainers' own logging
+/// code (tests/fixtures/logs/README.md and wide/README.md name each).
+const EXACT: &[(&str, Role)] = &[
+    ("step", Role::Step),
+    ("steps", Role::Step),
+    ("global_step", Role::Step),
+    ("globalstep", Role::Step),
+    ("trainer/global_step", Role::Step),
+    ("global_step/max_steps", Role::Step),
+    ("current_steps", Role::Step),
+    ("iter", Role::Step),
+    ("iteration", Role::Step),
+    ("it", Role::Step),
+    ("num_updates", Role::Step),
+    ("batch", Role::Step),
+    ("ts", Role::Stamp),
+    ("timestamp", Role::Stamp),
+    ("@timestamp", Role::Stamp),
+    ("time", Role::Stamp),
+    ("datetime", Role::Stamp),
+    ("asctime", Role::Stamp),
+    ("date", Role::Stamp),
+    ("dt", Role::Duration(1.0)),
+    ("step_time", Role::Duration(1.0)),
+    ("steptime", Role::Duration(1.0)),
+    ("iter_time", Role::Duration(1.0)),
+    ("iteration_time", Role::Duration(1.0)),
+    ("time_per_step", Role::Duration(1.0)),
+    ("sec_per_step", Role::Duration(1.0)),
+    ("s_per_step", Role::Duration(1.0)),
+    ("step_duration", Role::Duration(1.0)),
+    ("batch_time", Role::Duration(1.0)),
+    ("train_speed(s/it)", Role::Duration(1.0)),
+    ("time(s)", Role::Duration(1.0)),
+    ("train/time(s)", Role::Duration(1.0)),
+    ("train_step_timing_in_s", Role::Duration(1.0)),
+    ("elapsed_time", Role::Elapsed(1.0)),
+    ("elapsedtime", Role::Elapsed(1.0)),
+    // Composer logs its clocks in hours (loggers/console_logger.py).
+    ("train_time/total", Role::Elapsed(3600.0)),
+    ("time/total", Role::Elapsed(3600.0)),
+    ("wall", Role::Either(1.0)),
+    ("elapsed", Role::Either(1.0)),
+];
+
+fn role(key: &str) -> Option<Role> {
+    let k: String = key
+        .trim()
+        .to_ascii_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_");
+    if let Some((_, r)) = EXACT.iter().find(|(name, _)| *name == k) {
+        return Some(*r);
+    }
+    // A unit in the key: "step_time_s", "iter_time_ms", "iter_time_(s)".
+    let (stem, unit) = [
+        ("_(ms)", 0.001),
+        ("(ms)", 0.001),
+        ("_ms", 0.001),
+        ("_(s)", 1.0),
+        ("(s)", 1.0),
+        ("_secs", 1.0),
+        ("_sec", 1.0),
+        ("_s", 1.0),
+    ]
+    .iter()
+    .find_map(|(suffix, u)| k.strip_suffix(suffix).map(|stem| (stem.to_string(), *u)))?;
+    let stem = stem.trim_end_matches('_');
+    if stem.starts_with("elapsed") || stem == "wall" {
+        return Some(Role::Either(unit));
+    }
+    let timing = [
+        "step_time",
+        "iter_time",
+        "iteration_time",
+        "time_per_step",
+        "batch_time",
+        "step_duration",
+        "dt",
+        "time",
+    ];
+    timing
+        .iter()
+        .any(|t| stem == *t || stem.ends_with(&format!("_{t}")) || stem.ends_with(&format!("/{t}")))
+        .then_some(Role::Duration(unit))
+}
+
+/// What a structured line says, before the scanner places it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Fields {
+    pub step: Option<u64>,
+    pub stamp: Option<Stamp>,
+    pub duration: Option<f64>,
+    pub elapsed: Option<f64>,
+    /// A duration or an elapsed time (see [`Role::Either`]).
+    pub either: Option<f64>,
+}
+
+/// A number with an optional unit: "2.763", "2.763s", "333ms", "1848.38 ms".
+fn seconds(text: &str, per_unit: f64) -> Option<f64> {
+    let t = text.trim().trim_matches('"');
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix("us").or_else(|| t.strip_suffix("µs")) {
+        (n, 0.000_001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, per_unit)
+    };
+    let v: f64 = num.trim().parse().ok()?;
+    (v.is_finite() && v >= 0.0).then_some(v * scale)
+}
+
+/// "1:02:03", "5m 34s", "4h 15m 12s", "52" as seconds.
+fn span(text: &str) -> Option<f64> {
+    let t = text.trim().trim_matches('"');
+    if t.contains(':') {
+        let mut total = 0.0;
+        for part in t.split(':') {
+            total = total * 60.0 + part.trim().parse::<f64>().ok()?;
+        }
+        return Some(total);
+    }
+    if t.chars().any(|c| matches!(c, 'h' | 'm' | 'd')) && !t.ends_with("ms") {
+        let mut total = 0.0;
+        for part in t.split_whitespace() {
+            let (n, unit) = part.split_at(part.find(|c: char| c.is_alphabetic())?);
+            let n: f64 = n.parse().ok()?;
+            total += n * match unit {
+                "d" => 86400.0,
+                "h" => 3600.0,
+                "m" | "min" => 60.0,
+                "s" => 1.0,
+                _ => return None,
+            };
+        }
+        return Some(total);
+    }
+    t.parse().ok()
+}
+
+fn set(f: &mut Fields, role: Role, value: &str) {
+    match role {
+        Role::Step if f.step.is_none() => {
+            // "10/20000" (a step of a total) or "10".
+            let head = value
+                .trim()
+                .trim_matches('"')
+                .split('/')
+                .next()
+                .unwrap_or("");
+            f.step = head.trim().parse().ok();
+        }
+        Role::Stamp if f.stamp.is_none() => {
+            let v = value.trim().trim_matches('"');
+            f.stamp = find_stamp(v.as_bytes()).or_else(|| {
+                let n: f64 = v.parse().ok()?;
+                let secs = if n > 1e12 { n / 1000.0 } else { n };
+                (secs > 1e9).then_some(Stamp { t: secs, utc: true })
+            });
+        }
+        Role::Duration(u) if f.duration.is_none() => f.duration = seconds(value, u),
+        Role::Elapsed(u) if f.elapsed.is_none() => f.elapsed = span(value).map(|s| s * u),
+        Role::Either(u) if f.either.is_none() => f.either = seconds(value, u),
+        _ => {}
+    }
+}
+
+fn json_value_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// The fields of one JSON object (nested objects' keys included, as
+/// `outer/inner` and as `inner`).
+pub fn json_fields(v: &Value) -> Fields {
+    let mut f = Fields::default();
+    fn walk(v: &Value, prefix: &str, f: &mut Fields, depth: usize) {
+        let Some(map) = v.as_object() else { return };
+        for (k, x) in map {
+            if depth < 2 && x.is_object() {
+                walk(x, k, f, depth + 1);
+                continue;
+            }
+            let Some(text) = json_value_text(x) else {
+                continue;
+            };
+            let full = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}/{k}")
+            };
+            if let Some(r) = role(&full).or_else(|| role(k)) {
+                set(f, r, &text);
+            }
+        }
+    }
+    walk(v, "", &mut f, 0);
+    f
+}
+
+/// The fields of a text line: `key=value` (logfmt, structlog, fairseq) and
+/// `key: value` pairs (DeepSpeed's "iter time (s): 3.179", Composer's
+/// "Train time/total: 0.0103", litgpt's "iter time: 1848.38 ms").
+pub fn text_fields(line: &str) -> Fields {
+    let mut f = Fields::default();
+    let line = line.trim_matches(|c: char| c == '[' || c == ']' || c == ':' || c.is_whitespace());
+    for token in line.split([' ', ',', '|', '\t', '[', ']']) {
+        if let Some((k, v)) = token.split_once('=')
+            && !k.is_empty()
+            && let Some(r) = role(k)
+        {
+            set(&mut f, r, v.trim_end_matches(':'));
+        }
+    }
+    // "key: value": the key is the words since the last separator.
+    let mut rest = line;
+    while let Some(colon) = rest.find(": ") {
+        let before = &rest[..colon];
+        let key_start = before.rfind(['|', ',', '\t', ']']).map_or(0, |i| i + 1);
+        let key = before[key_start..].trim();
+        let after = rest[colon + 2..].trim_start();
+        let value_end = after.find(['|', ',', '\t']).unwrap_or(after.len());
+        let value = after[..value_end].trim();
+        // A key is a few words; a value its first one or two ("1848.38 ms").
+        let words: Vec<&str> = key.split_whitespace().collect();
+        let value_first: Vec<&str> = value.split_whitespace().take(2).collect();
+        let v = match value_first.as_slice() {
+            [n, unit] if matches!(*unit, "ms" | "s" | "sec") => {
+                format!("{n}{}", if *unit == "ms" { "ms" } else { "s" })
+            }
+            [n, ..] => n.to_string(),
+            [] => String::new(),
+        };
+        // Try the longest key first: "iter time (s)" before "(s)".
+        for skip in 0..words.len().min(4) {
+            let k = words[skip..].join(" ");
+            if let Some(r) = role(&k) {
+                set(&mut f, r, &v);
+                break;
+            }
+        }
+        rest = &rest[colon + 2..];
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(line: &str) -> Fields {
+        text_fields(line)
+    }
+
+    #[test]
+    fn json_with_any_key_names() {
+        let v: Value = serde_json::from_str(r#"{"step": 180, "loss": 2.18, "step_time_s": 2.432, "event": "train", "ts": "2026-11-29T08:09:31.858100Z"}"#).unwrap();
+        let f = json_fields(&v);
+        assert_eq!((f.step, f.duration), (Some(180), Some(2.432)));
+        assert!(f.stamp.unwrap().utc);
+        let v: Value = serde_json::from_str(r#"{"loss": 1.54, "global_step/max_steps": "100/4680", "elapsed_time": "5m 34s", "train_speed(s/it)": 3.3}"#).unwrap();
+        let f = json_fields(&v);
+        assert_eq!(
+            (f.step, f.elapsed, f.duration),
+            (Some(100), Some(334.0), Some(3.3))
+        );
+        let v: Value =
+            serde_json::from_str(r#"{"it": 7, "time_ms": 512.5, "time": 1795939362.25}"#).unwrap();
+        let f = json_fields(&v);
+        assert_eq!((f.step, f.duration), (Some(7), Some(0.5125)));
+        assert!(f.stamp.is_some());
+    }
+
+    #[test]
+    fn key_value_and_key_colon_lines() {
+        let f = text(
+            "ts=2026-11-29T09:08:55.638997 level=info event=train step=180 loss=2.1373 elapsed_ms=2214 tok_s=3700.5",
+        );
+        assert_eq!((f.step, f.either), (Some(180), Some(2.214)));
+        assert!(f.stamp.is_some());
+        let f = text("steps: 100 loss: 1.9676 iter time (s): 3.179 samples/sec: 10.065");
+        assert_eq!((f.step, f.duration), (Some(100), Some(3.179)));
+        let f = text(
+            "Epoch 1 | iter 16 step 1 | loss train: 1.582, val: n/a | iter time: 2147.44 ms (step)",
+        );
+        assert_eq!(f.duration, Some(2.14744));
+        let f = text("\t Train time/total: 0.0103");
+        assert_eq!(f.elapsed, Some(0.0103 * 3600.0));
+        assert_eq!(text("[batch=10/20000]:").step, Some(10));
+        let f = text(
+            "epoch 001:    900 / 3150 loss=11.623, ups=0.62, num_updates=900, lr=0.0001, train_wall=160, wall=1488",
+        );
+        assert_eq!((f.step, f.either), (Some(900), Some(1488.0)));
+        let f = text("2026-11-29 09:02:23 [info     ] train  loss=2.34 step=10 step_time=2.763");
+        assert_eq!((f.step, f.duration), (Some(10), Some(2.763)));
+    }
+
+    #[test]
+    fn words_are_not_keys() {
+        let f = text("Saving model checkpoint to out: done in 3 s");
+        assert_eq!(f, Fields::default());
+    }
+}

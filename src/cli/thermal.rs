@@ -112,6 +112,16 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
             })?,
         ),
     };
+    // A log whose clock is whole (or quarter) hours off the samples' is
+    // lined up on the load ramp, and said; `--log-tz` overrides.
+    let shift = match (&train, args.log_tz) {
+        (Some(log), None) => crate::calc::thermal::line_up::line_up(&thermal, log),
+        _ => None,
+    };
+    let train = match (train, &shift) {
+        (Some(log), Some(s)) => Some(crate::calc::thermal::line_up::shifted(log, s)),
+        (train, _) => train,
+    };
     let analysis = analyze(&thermal, train.as_ref(), k);
     let train_samples = train.as_ref().map_or(&[][..], |t| &t.samples[..]);
     let chart_error = if args.svg.is_some() || args.png.is_some() {
@@ -120,9 +130,10 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
         None
     };
     if args.json {
+        let mut json = thermal_json(&analysis);
+        json["log_shift_s"] = shift.as_ref().map(|s| s.seconds).into();
         return Ok((
-            serde_json::to_string_pretty(&thermal_json(&analysis))
-                .expect("thermal JSON serializes"),
+            serde_json::to_string_pretty(&json).expect("thermal JSON serializes"),
             chart_error,
         ));
     }
@@ -133,6 +144,9 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
         Glyphs::Ascii
     };
     let mut md = thermal_markdown(&analysis, k);
+    if let Some(s) = &shift {
+        md = format!("{}\n\n{md}", s.why);
+    }
     if let Some(hint) = train
         .as_ref()
         .and_then(|t| crate::calc::thermal::hour_shift_hint(t, &analysis))

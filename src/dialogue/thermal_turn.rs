@@ -172,6 +172,21 @@ pub fn thermal_blocks(
         // The samples can still be judged on their own meanwhile.
         train = None;
     }
+    // A log whose clock is whole (or quarter) hours off the samples' is
+    // lined up on the load ramp, and said; the owner's offset overrides.
+    if session.log_tz.is_none()
+        && let Some(log) = train.take()
+    {
+        train = Some(
+            match crate::calc::thermal::line_up::line_up(&thermal, &log) {
+                Some(shift) => {
+                    out.push(Block::Text(shift.why.clone()));
+                    crate::calc::thermal::line_up::shifted(log, &shift)
+                }
+                None => log,
+            },
+        );
+    }
     let analysis = analyze(&thermal, train.as_ref(), k);
     if let Some(note) = contention(session, &analysis) {
         out.push(Block::Text(note));
@@ -198,8 +213,18 @@ pub fn current_analysis(
     k: &Knowledge,
 ) -> Option<crate::calc::thermal::Analysis> {
     let (thermal, train, _) = gather(session, files);
-    let train = train.filter(|l| l.anchored || session.run_start.is_some());
-    Some(analyze(&thermal?, train.as_ref(), k))
+    let thermal = thermal?;
+    let train = train
+        .filter(|l| l.anchored || session.run_start.is_some())
+        .map(
+            |log| match crate::calc::thermal::line_up::line_up(&thermal, &log) {
+                Some(shift) if session.log_tz.is_none() => {
+                    crate::calc::thermal::line_up::shifted(log, &shift)
+                }
+                _ => log,
+            },
+        );
+    Some(analyze(&thermal, train.as_ref(), k))
 }
 
 /// A slowdown that is not thermal, with a server in the pool the owner

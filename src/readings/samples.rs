@@ -71,4 +71,7 @@ pub struct TrainLog {
     /// The log's times are UTC (`…Z` or Unix stamps) and no offset was
     /// given, so they may be whole hours off the sampler's local time.
     pub utc_unshifted: bool,
+    /// The owner gave the start time: the log's clock is theirs, never
+    /// shifted.
+    pub owner_anchored: bool,
 }

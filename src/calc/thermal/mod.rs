@@ -9,6 +9,7 @@ use crate::readings::samples::{Marker, TrainLog, TrainSample};
 use serde::Serialize;
 
 mod events;
+pub mod line_up;
 mod series;
 
 use events::{climbs, clock_change, flagged_events, low_power_spans};

@@ -93,6 +93,10 @@ struct Scanner {
     tps_steps: Vec<(u64, f64)>,
     /// Values that are a duration or a time since the start (step, value).
     either_steps: Vec<(u64, f64)>,
+    /// A line with both a stamp and a time since the start gives the start
+    /// itself: stamp − elapsed (the first such line).
+    elapsed_anchor: Option<f64>,
+    either_anchor: Option<f64>,
     /// The step a block of metric lines belongs to (Composer prints
     /// "[batch=10/20000]:" and then one metric per line).
     block_step: Option<u64>,
@@ -338,6 +342,12 @@ impl Scanner {
                 (facts.step, facts.either, facts.duration, facts.elapsed)
             {
                 self.either_steps.push((step, v));
+                if self.either_anchor.is_none() {
+                    self.either_anchor = stamp.map(|ts| ts - v);
+                }
+            }
+            if let (Some(e), Some(ts), None) = (facts.elapsed, stamp, self.elapsed_anchor) {
+                self.elapsed_anchor = Some(ts - e);
             }
             if let (Some(step), Some(d)) = (facts.step, facts.duration)
                 && d > 0.0

@@ -32,13 +32,12 @@ impl Scanner {
             && self.either_steps.len() >= 2
         {
             let either = std::mem::take(&mut self.either_steps);
+            // Jitter makes about half of a duration's steps rise; a clock
+            // rises at (nearly) every step.
             let rising = either.windows(2).filter(|w| w[1].1 > w[0].1).count();
-            let mut values: Vec<f64> = either.iter().map(|e| e.1).collect();
-            values.sort_by(f64::total_cmp);
-            let median = values[values.len() / 2];
-            let span = either.last().map_or(0.0, |l| l.1) - either[0].1;
-            if rising * 10 >= (either.len() - 1) * 9 && span > 5.0 * median.max(1e-9) {
+            if rising * 10 >= (either.len() - 1) * 9 {
                 self.elapsed_steps = either;
+                self.elapsed_anchor = self.elapsed_anchor.or(self.either_anchor);
             } else {
                 self.durations = either;
             }
@@ -130,7 +129,13 @@ impl Scanner {
         }
         // Elapsed time since training began (LLaMA-Factory, DLLogger).
         if self.elapsed_steps.len() >= 2 {
-            let base = owner_anchor.clone().or(self.anchor.clone());
+            let from_lines = self.elapsed_anchor.map(|t| {
+                (
+                    t,
+                    "the log's own stamps less their elapsed time".to_string(),
+                )
+            });
+            let base = owner_anchor.clone().or(from_lines).or(self.anchor.clone());
             let b = base.as_ref().map_or(0.0, |b| b.0);
             let mut out = Vec::new();
             for w in self.elapsed_steps.windows(2) {
@@ -150,11 +155,12 @@ impl Scanner {
                 base.map(|b| format!("elapsed time from {}", b.1)),
             ));
         }
-        // The richest timing wins; absolute time breaks a tie.
+        // A timing placed in absolute time wins (it can be lined up with the
+        // samples); among those, the richest.
         let Some((samples, anchored, how)) = candidates
             .into_iter()
             .filter(|c| !c.0.is_empty())
-            .max_by_key(|c| (c.0.len(), c.1))
+            .max_by_key(|c| (c.1, c.0.len()))
         else {
             return Err(TrainLogError::NoTiming);
         };
@@ -175,6 +181,7 @@ impl Scanner {
             markers,
             lines_read: self.lines,
             utc_unshifted,
+            owner_anchored: anchored && start.is_some(),
         })
     }
 }

@@ -53,10 +53,12 @@ const EXACT: &[(&str, Role)] = &[
     ("s_per_step", Role::Duration(1.0)),
     ("step_duration", Role::Duration(1.0)),
     ("batch_time", Role::Duration(1.0)),
-    ("train_speed(s/it)", Role::Duration(1.0)),
     ("time(s)", Role::Duration(1.0)),
     ("train/time(s)", Role::Duration(1.0)),
     ("train_step_timing_in_s", Role::Duration(1.0)),
+    // Not listed: ms-swift's "train_speed(s/it)" is the running mean
+    // elapsed / steps (swift/trainers/patcher.py), too slow to show a
+    // slowdown; its "elapsed_time" is read instead.
     ("elapsed_time", Role::Elapsed(1.0)),
     ("elapsedtime", Role::Elapsed(1.0)),
     // Composer logs its clocks in hours (loggers/console_logger.py).
@@ -181,7 +183,11 @@ fn set(f: &mut Fields, role: Role, value: &str) {
             f.stamp = find_stamp(v.as_bytes()).or_else(|| {
                 let n: f64 = v.parse().ok()?;
                 let secs = if n > 1e12 { n / 1000.0 } else { n };
-                (secs > 1e9).then_some(Stamp { t: secs, utc: true })
+                (secs > 1e9).then_some(Stamp {
+                    t: secs,
+                    utc: true,
+                    zoned: false,
+                })
             });
         }
         Role::Duration(u) if f.duration.is_none() => f.duration = seconds(value, u),
@@ -273,6 +279,25 @@ pub fn text_fields(line: &str) -> Fields {
     f
 }
 
+/// Keras `fit(verbose=2)`'s epoch line "750/750 - 250s - 333ms/step - …"
+/// (keras/src/utils/progbar.py): batches done, batches per epoch and the
+/// seconds per batch, validation and saving included.
+pub fn keras_epoch_line(line: &str) -> Option<(u64, u64, f64)> {
+    let mut parts = line.trim().split(" - ");
+    let (done, total) = parts.next()?.trim().split_once('/')?;
+    let (done, total) = (done.parse().ok()?, total.parse().ok()?);
+    parts.next()?.trim().strip_suffix('s')?;
+    let per_step = parts.next()?.trim().strip_suffix("/step")?;
+    Some((done, total, seconds(per_step, 1.0)?))
+}
+
+/// Keras's "Epoch 6/60" (progbar_logger.py `on_epoch_begin`).
+pub fn keras_epoch_header(line: &str) -> Option<u64> {
+    let (epoch, total) = line.trim().strip_prefix("Epoch ")?.split_once('/')?;
+    total.trim().parse::<u64>().ok()?;
+    epoch.trim().parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,7 +316,7 @@ mod tests {
         let f = json_fields(&v);
         assert_eq!(
             (f.step, f.elapsed, f.duration),
-            (Some(100), Some(334.0), Some(3.3))
+            (Some(100), Some(334.0), None)
         );
         let v: Value =
             serde_json::from_str(r#"{"it": 7, "time_ms": 512.5, "time": 1795939362.25}"#).unwrap();
@@ -322,6 +347,17 @@ mod tests {
         assert_eq!((f.step, f.either), (Some(900), Some(1488.0)));
         let f = text("2026-11-29 09:02:23 [info     ] train  loss=2.34 step=10 step_time=2.763");
         assert_eq!((f.step, f.duration), (Some(10), Some(2.763)));
+    }
+
+    #[test]
+    fn keras_epochs() {
+        assert_eq!(keras_epoch_header("Epoch 6/60"), Some(6));
+        assert_eq!(keras_epoch_header("Epoch 6: val_loss improved"), None);
+        assert_eq!(
+            keras_epoch_line("750/750 - 250s - 333ms/step - accuracy: 0.7094 - loss: 0.8723"),
+            Some((750, 750, 0.333))
+        );
+        assert_eq!(keras_epoch_line("step 2/9 - loss"), None);
     }
 
     #[test]

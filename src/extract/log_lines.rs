@@ -58,6 +58,9 @@ pub struct Stamp {
     pub t: f64,
     /// The stamp carried `Z` or was a Unix time: it is UTC, not local.
     pub utc: bool,
+    /// The stamp carried its own offset (`+01:00`): its digits are the
+    /// local wall clock, never shifted.
+    pub zoned: bool,
 }
 
 /// What one line says about timing.
@@ -245,15 +248,14 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
     }
     let (y, mo, d) = (digits(&s[..4])?, digits(&s[5..7])?, digits(&s[8..10])?);
     let (h, mi, sec, len) = clock(&s[11..])?;
-    let mut t = civil(y, mo, d, h, mi, sec)?;
+    let t = civil(y, mo, d, h, mi, sec)?;
     let rest = &s[11 + len..];
     // A trailing Z is UTC; an offset gives the local wall clock already.
     let utc = rest.first() == Some(&b'Z');
-    if !utc && matches!(rest.first(), Some(b'+' | b'-')) && rest.len() >= 6 && rest[3] == b':' {
-        // "+01:00": the digits before it are the wall clock: keep them.
-        t += 0.0;
-    }
-    Some(Stamp { t, utc })
+    // "+01:00": the digits before it are the wall clock: keep them.
+    let zoned =
+        !utc && matches!(rest.first(), Some(b'+' | b'-')) && rest.len() >= 6 && rest[3] == b':';
+    Some(Stamp { t, utc, zoned })
 }
 
 fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
@@ -276,6 +278,7 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
     Some(Stamp {
         t: civil(y, mo, d, h, mi, sec)?,
         utc: false,
+        zoned: false,
     })
 }
 
@@ -328,9 +331,11 @@ fn json_facts(v: &Value) -> LineFacts {
         .and_then(Value::as_str)
         .and_then(|s| find_stamp(s.as_bytes()))
         .or_else(|| {
-            num(v.get("timestamp"))
-                .filter(|t| *t > 1e9)
-                .map(|t| Stamp { t, utc: true })
+            num(v.get("timestamp")).filter(|t| *t > 1e9).map(|t| Stamp {
+                t,
+                utc: true,
+                zoned: false,
+            })
         });
     let elapsed = v
         .get("elapsed_time")

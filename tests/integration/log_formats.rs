@@ -204,3 +204,105 @@ fn contention_is_named_when_a_server_shares_the_pool() {
         out.stdout
     );
 }
+
+/// The wider corpus (tests/fixtures/logs/wide, written by a helper from
+/// each trainer's own source: structlog, logfmt, sparse nanoGPT, loguru and
+/// Megatron in docker with naive UTC stamps, DeepSpeed, Composer, ms-swift,
+/// litgpt, Keras, torchtitan, fairseq), through the binary end to end: the
+/// container-UTC logs get no `--log-tz` and must line up on their own.
+#[test]
+fn the_wide_corpus_through_the_binary_with_no_offset_for_container_logs() {
+    let root = crate::support::repo().join("tests/fixtures/logs");
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("wide/truth.json")).unwrap())
+            .unwrap();
+    let mut misses = Vec::new();
+    let files = truth["files"].as_array().unwrap();
+    for f in files {
+        let file = f["file"].as_str().unwrap();
+        let stamps = f["timestamps_in_log"].as_str().unwrap_or("");
+        let container = f["container_utc"].as_bool().unwrap_or(false);
+        let mut args = vec![
+            "thermal".to_string(),
+            root.join(f["thermal"].as_str().unwrap())
+                .display()
+                .to_string(),
+            "--train-log".into(),
+            root.join("wide").join(file).display().to_string(),
+            "--json".into(),
+        ];
+        if stamps.starts_with("none") {
+            let start = f["start_local"].as_str().unwrap()[..19].replace('T', " ");
+            args.extend(["--start".into(), start]);
+        }
+        if stamps.contains("UTC") && !container {
+            args.extend(["--log-tz".into(), "+01:00".into()]);
+        }
+        let out = std::process::Command::new(crate::support::BIN)
+            .args(&args)
+            .output()
+            .unwrap();
+        let Ok(j) = serde_json::from_slice::<serde_json::Value>(&out.stdout) else {
+            misses.push(format!("{file}: {}", String::from_utf8_lossy(&out.stderr)));
+            continue;
+        };
+        let verdict = j["verdict"].as_str().unwrap_or("");
+        let verdict_ok = match f["case"].as_str().unwrap() {
+            "throttle" => verdict == "thermal_throttling",
+            "plateau" => verdict == "power_cap_only",
+            _ => verdict != "thermal_throttling",
+        };
+        let onset_ok = match (f["onset_local"].as_str(), j["slowdown_onset"].as_str()) {
+            (Some(truth), Some(got)) => {
+                let truth = local(truth);
+                let got = parse_time(got).unwrap();
+                (got - truth).abs() <= ONSET_TOLERANCE_S
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        if container {
+            assert_eq!(j["log_shift_s"].as_f64(), Some(3600.0), "{file}: {j}");
+        }
+        if !(verdict_ok && onset_ok) {
+            misses.push(format!(
+                "{file}: verdict {verdict}, onset {}",
+                j["slowdown_onset"]
+            ));
+        }
+    }
+    assert!(misses.is_empty(), "{} misses: {misses:#?}", misses.len());
+    assert_eq!(files.len(), 56);
+}
+
+/// In the chat too, a container's UTC log is lined up and the shift said;
+/// the owner's own offset wins.
+#[test]
+fn the_chat_says_when_it_lines_a_log_up_and_the_owner_can_override() {
+    let root = crate::support::repo().join("tests/fixtures/logs");
+    let paths = format!(
+        "{} {}",
+        root.join("thermal/throttle.csv").display(),
+        root.join("wide/megatron-docker-utc/throttle.log").display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::support::Headroom::new(dir.path())
+        .stdin(&format!("{paths}\n"))
+        .run()
+        .ok()
+        .stdout;
+    assert!(out.contains("I shifted the log by +1 h"), "{out}");
+    assert!(
+        out.contains("## Thermal check: thermal throttling"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::support::Headroom::new(dir.path())
+        .stdin(&format!("the log is UTC, we are at UTC+1\n\n{paths}\n"))
+        .run()
+        .ok()
+        .stdout;
+    assert!(!out.contains("I shifted the log"), "{out}");
+    // The owner's offset shifts the container's naive UTC stamps too.
+    assert!(out.contains("The slowdown matches"), "{out}");
+}

@@ -60,14 +60,25 @@ pub(super) fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
             continue;
         }
         let t0 = train[i].t;
+        // The samples from the onset until one reaches past the sustained
+        // window: a sparse log (one line per epoch or per 100 steps) has
+        // only two or three of them, a dense one hundreds.
         let window: Vec<usize> = (i..n)
-            .take_while(|&j| train[j].t <= t0 + r.sustained)
+            .take_while(|&j| j == i || train[j - 1].t < t0 + r.sustained)
             .collect();
         let lasts = train[n - 1].t - t0 >= r.sustained;
         if lasts && window.len() >= 3 && window.iter().all(|&j| slow(rolling[j])) {
             let after = median(train[i..].iter().map(|x| x.sec_per_step).collect())?;
+            // A sample closes the steps since the one before it: the
+            // slowdown began where those steps began.
+            let onset = match i.checked_sub(1).map(|p| &train[p]) {
+                Some(prev) if train[i].step > prev.step => {
+                    (t0 - (train[i].step - prev.step) as f64 * train[i].sec_per_step).max(prev.t)
+                }
+                _ => t0,
+            };
             return Some(Slowdown {
-                onset: t0,
+                onset,
                 baseline_s_per_step: baseline,
                 after_s_per_step: after,
             });

@@ -100,6 +100,8 @@ struct Scanner {
     /// The step a block of metric lines belongs to (Composer prints
     /// "[batch=10/20000]:" and then one metric per line).
     block_step: Option<u64>,
+    /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
+    keras_epoch: Option<u64>,
     tokens_per_step: Option<f64>,
     /// The anchor came from torchtune's log-file name: a Unix (UTC) time.
     anchor_from_name: bool,
@@ -311,12 +313,15 @@ impl Scanner {
         } else {
             crate::extract::log_lines::read(line)
         };
+        // The owner's offset says the log is UTC: `Z` stamps and naive ones
+        // (a container's) are shifted; a stamp with its own offset is not.
         let stamp = facts.stamp.map(|s| {
             if s.utc {
                 self.utc = true;
-                s.t + self.tz_offset.unwrap_or(0.0)
-            } else {
-                s.t
+            }
+            match self.tz_offset {
+                Some(off) if s.utc || !s.zoned => s.t + off,
+                _ => s.t,
             }
         });
         if bar_elapsed.is_none()
@@ -328,6 +333,21 @@ impl Scanner {
             self.restart_marker = true;
         }
         let mut facts = facts;
+        if bar_elapsed.is_none()
+            && facts.step.is_none()
+            && let Ok(text) = std::str::from_utf8(line)
+        {
+            if let Some(e) = crate::extract::log_fields::keras_epoch_header(text) {
+                self.keras_epoch = Some(e);
+            } else if let Some((done, total, per_step)) =
+                crate::extract::log_fields::keras_epoch_line(text)
+            {
+                // Batches count on across epochs.
+                let before = self.keras_epoch.unwrap_or(1).saturating_sub(1) * total;
+                facts.step = Some(before + done);
+                facts.duration = Some(per_step);
+            }
+        }
         if bar_elapsed.is_none() {
             match (facts.step, facts.timed_or_either()) {
                 (Some(step), false) => self.block_step = Some(step),

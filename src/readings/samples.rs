@@ -74,4 +74,7 @@ pub struct TrainLog {
     /// The owner gave the start time: the log's clock is theirs, never
     /// shifted.
     pub owner_anchored: bool,
+    /// Pauses (evaluation, checkpoint saves) found in a sparse log's step
+    /// durations, each counted once: (when it ended, seconds).
+    pub pauses: Vec<(f64, f64)>,
 }

@@ -121,6 +121,13 @@ pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
         }
         _ => md.push_str("\nNo training log lined up with the samples, so no slowdown to correlate: add `--train-log LOG` (or paste it), with the run's start when the log carries no time.\n"),
     }
+    if a.pauses.0 > 0 {
+        let _ = writeln!(
+            md,
+            "\nThe log's step times carry {} pause(s) for evaluation or saving, {:.1} s in all; each counts once, as a pause, not as slow steps.",
+            a.pauses.0, a.pauses.1
+        );
+    }
     md
 }
 
@@ -231,5 +238,6 @@ pub fn thermal_json(a: &Analysis) -> Value {
         "thermal_samples": a.thermal_samples,
         "train_samples": a.train_samples,
         "insufficient": a.insufficient,
+        "pauses": {"count": a.pauses.0, "total_s": a.pauses.1},
     })
 }

@@ -306,3 +306,36 @@ fn the_chat_says_when_it_lines_a_log_up_and_the_owner_can_override() {
     // The owner's offset shifts the container's naive UTC stamps too.
     assert!(out.contains("The slowdown matches"), "{out}");
 }
+
+/// A sparse log (nanoGPT at log_interval 10) whose printed dt after an
+/// evaluation carries the eval's time: one pause, counted once and said.
+#[test]
+fn a_pause_after_an_evaluation_counts_once_and_is_said() {
+    let root = crate::support::repo().join("tests/fixtures/logs");
+    let run = |json: bool| {
+        let mut args = vec![
+            "thermal".to_string(),
+            root.join("thermal/throttle.csv").display().to_string(),
+            "--train-log".into(),
+            root.join("wide/nanogpt-sparse/throttle.log")
+                .display()
+                .to_string(),
+            "--start".into(),
+            "2026-11-29 09:02:13".into(),
+        ];
+        if json {
+            args.push("--json".into());
+        }
+        let out = std::process::Command::new(crate::support::BIN)
+            .args(&args)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let j: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    assert_eq!(j["pauses"]["count"], 1, "{j}");
+    // The truth file says one pause of 33.1 s (eval and save at iter 1000).
+    let total = j["pauses"]["total_s"].as_f64().unwrap();
+    assert!((total - 33.1).abs() < 1.0, "{total}");
+    assert!(run(false).contains("carry 1 pause(s) for evaluation or saving"));
+}

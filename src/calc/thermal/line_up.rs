@@ -100,6 +100,9 @@ pub fn shifted(mut log: TrainLog, shift: &Shift) -> TrainLog {
     for m in &mut log.markers {
         m.t += shift.seconds;
     }
+    for p in &mut log.pauses {
+        p.0 += shift.seconds;
+    }
     log.utc_unshifted = false;
     log
 }
@@ -137,6 +140,7 @@ mod tests {
             lines_read: 100,
             utc_unshifted: false,
             owner_anchored: owner,
+            pauses: Vec::new(),
         }
     }
 

@@ -124,6 +124,14 @@ pub struct Analysis {
     pub train_samples: usize,
     /// The hottest CPU thermal zone's range, when the sampler recorded it.
     pub cpu_temp_range: Option<(f32, f32)>,
+    /// Pauses the log's durations carried (evaluation, saving), each
+    /// counted once: how many and their seconds in all.
+    pub pauses: (usize, f64),
+}
+
+/// The median of some values (none: `None`).
+pub fn median_of(values: impl Iterator<Item = f64>) -> Option<f64> {
+    median(values.collect())
 }
 
 pub(super) fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -242,6 +250,9 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
         insufficient,
         thermal_samples: valid.len(),
         train_samples: train.map_or(0, |l| l.samples.len()),
+        pauses: train.map_or((0, 0.0), |l| {
+            (l.pauses.len(), l.pauses.iter().fold(0.0, |a, p| a + p.1))
+        }),
         cpu_temp_range: valid
             .iter()
             .filter_map(|x| x.cpu_temp_c)

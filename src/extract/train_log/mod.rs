@@ -33,6 +33,11 @@ crate::extract::log_lines::needle!(
     RESUMING = b"Resuming",
     RESUME_FROM = b"resume_from_checkpoint",
     BANNER = b"***** Running training *****",
+    VAL_LOSS = b"val loss",
+    VAL_LOSS_KEY = b"val_loss",
+    VALIDATION = b"alidation",
+    EVALUAT = b"valuat",
+    CHECKPOINT = b"heckpoint",
 );
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -85,6 +90,11 @@ struct Scanner {
     last_elapsed_text: Vec<u8>,
     /// Per-step durations (step, seconds) and the last stamp before them.
     durations: Vec<(u64, f64)>,
+    /// For each duration: an evaluation or checkpoint line came before it
+    /// (its value may carry that pause).
+    after_pause_hint: Vec<bool>,
+    /// An evaluation, validation or checkpoint line since the last duration.
+    pause_hint: bool,
     duration_anchor: Option<f64>,
     /// Elapsed-since-start lines (step, seconds).
     elapsed_steps: Vec<(u64, f64)>,
@@ -376,6 +386,8 @@ impl Scanner {
                     self.duration_anchor = stamp.or(self.last_stamp);
                 }
                 self.durations.push((step, d));
+                self.after_pause_hint
+                    .push(std::mem::take(&mut self.pause_hint));
             }
             if let (Some(step), Some(e)) = (facts.step, facts.elapsed) {
                 self.elapsed_steps.push((step, e));
@@ -446,6 +458,16 @@ impl Scanner {
                 self.anchor_from_name = true;
                 self.utc = true;
             }
+        }
+        // A line about evaluation or saving: the next printed duration may
+        // carry its time (nanoGPT's dt runs from print to print).
+        if bar_elapsed.is_none()
+            && facts.duration.is_none()
+            && [&VAL_LOSS, &VAL_LOSS_KEY, &VALIDATION, &EVALUAT, &CHECKPOINT]
+                .iter()
+                .any(|n| n.find(line).is_some())
+        {
+            self.pause_hint = true;
         }
         // A progress-bar update is never a marker line; skip the searches.
         let marker = if bar_elapsed.is_some() && stamp.is_none() {

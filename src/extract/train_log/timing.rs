@@ -43,8 +43,12 @@ impl Scanner {
             }
         }
         let utc_unshifted = self.utc && self.tz_offset.is_none();
+        let mut pauses: Vec<(f64, f64)> = Vec::new();
         // Candidate timings, each as (samples, anchored, how).
-        let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>)> = Vec::new();
+        // Candidate timings: (samples, anchored, how, pauses counted once).
+        #[allow(clippy::type_complexity)]
+        let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>, Vec<(f64, f64)>)> =
+            Vec::new();
 
         // The training bar is the one with the most updates (eval bars are short).
         let anchor = self.anchor.clone().or(owner_anchor.clone());
@@ -78,6 +82,7 @@ impl Scanner {
                 samples,
                 anchor.is_some(),
                 anchor.as_ref().map(|a| a.1.clone()),
+                Vec::new(),
             ));
         }
         // Lines that carry a stamp and a step.
@@ -96,7 +101,7 @@ impl Scanner {
                     });
                 }
             }
-            candidates.push((out, true, Some("timestamped step lines".into())));
+            candidates.push((out, true, Some("timestamped step lines".into()), Vec::new()));
         }
         // Per-step durations, placed in time by summing them from the start.
         if self.durations.len() >= 2 {
@@ -106,15 +111,37 @@ impl Scanner {
             let mut t = base.as_ref().map_or(0.0, |b| b.0);
             let mut prev: Option<u64> = None;
             let mut out = Vec::new();
-            for (step, d) in &self.durations {
+            // The last few ordinary durations: the steps a sparse log does
+            // not print are taken at their median.
+            let mut recent: std::collections::VecDeque<f64> = std::collections::VecDeque::new();
+            for (i, (step, d)) in self.durations.iter().enumerate() {
                 let n = match prev {
                     Some(p) if *step > p => step - p,
                     // A repeated or earlier step: count it once.
                     Some(_) => 1,
                     None => 1,
                 };
-                t += n as f64 * d;
                 prev = Some(*step);
+                let typical = crate::calc::thermal::median_of(recent.iter().copied());
+                let hinted = self.after_pause_hint.get(i).copied().unwrap_or(false);
+                // A printed duration right after an evaluation or a save that
+                // is far above the rest carries that pause: it counts once,
+                // not once per unprinted step.
+                if let Some(m) = typical.filter(|m| hinted && *d > 3.0 * m) {
+                    t += (n - 1) as f64 * m + d;
+                    pauses.push((t, d - m));
+                    out.push(TrainSample {
+                        t,
+                        step: *step,
+                        sec_per_step: m,
+                    });
+                    continue;
+                }
+                t += n as f64 * d;
+                recent.push_back(*d);
+                if recent.len() > 9 {
+                    recent.pop_front();
+                }
                 out.push(TrainSample {
                     t,
                     step: *step,
@@ -125,6 +152,7 @@ impl Scanner {
                 out,
                 base.is_some(),
                 base.map(|b| format!("per-step durations summed from {}", b.1)),
+                std::mem::take(&mut pauses),
             ));
         }
         // Elapsed time since training began (LLaMA-Factory, DLLogger).
@@ -153,11 +181,12 @@ impl Scanner {
                 out,
                 base.is_some(),
                 base.map(|b| format!("elapsed time from {}", b.1)),
+                Vec::new(),
             ));
         }
         // A timing placed in absolute time wins (it can be lined up with the
         // samples); among those, the richest.
-        let Some((samples, anchored, how)) = candidates
+        let Some((samples, anchored, how, pauses)) = candidates
             .into_iter()
             .filter(|c| !c.0.is_empty())
             .max_by_key(|c| (c.1, c.0.len()))
@@ -182,6 +211,7 @@ impl Scanner {
             lines_read: self.lines,
             utc_unshifted,
             owner_anchored: anchored && start.is_some(),
+            pauses,
         })
     }
 }

@@ -9,7 +9,13 @@ tqdm bar), beside `wc -l` on the same log and the same join in pandas
     pip install pandas            # only for the pandas baseline
     python3 benches/structured_log_bench.py [--runs 3] [--log-mb 160]
 
-Data is generated once into target/bench-data/structured-<MB>.
+CI runs a small version as a guard on the ratio to `wc -l` (not a wall
+time, which depends on the machine):
+
+    python3 benches/structured_log_bench.py --log-mb 32 --thermal-rows 17280 \
+        --no-pandas --guard-wc-ratio 12
+
+Data is generated once into target/bench-data/structured-<MB>-<rows>.
 """
 import argparse
 import json
@@ -51,13 +57,13 @@ print(len(th), len(tr), onset)
 '''
 
 
-def generate(folder, log_mb):
+def generate(folder, log_mb, rows):
     os.makedirs(folder, exist_ok=True)
     rng = random.Random(7)
     csv = os.path.join(folder, "day.csv")
     with open(csv, "w") as f:
         f.write(HEADER + "\n")
-        for s in range(86_400):
+        for s in range(rows):
             t = T0 + timedelta(seconds=s)
             hot = s >= ONSET_S
             temp = 86 + rng.random() if hot else 70 + rng.random()
@@ -111,14 +117,17 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--log-mb", type=int, default=160)
+    p.add_argument("--thermal-rows", type=int, default=86_400)
+    p.add_argument("--no-pandas", action="store_true")
+    p.add_argument("--guard-wc-ratio", type=float, help="exit 1 if headroom / wc -l is above this")
     a = p.parse_args()
-    folder = os.path.join(ROOT, "target", "bench-data", f"structured-{a.log_mb}")
+    folder = os.path.join(ROOT, "target", "bench-data", f"structured-{a.log_mb}-{a.thermal_rows}")
     csv, log = os.path.join(folder, "day.csv"), os.path.join(folder, "train.log")
     if not os.path.exists(log):
-        generate(folder, a.log_mb)
+        generate(folder, a.log_mb, a.thermal_rows)
     if not os.path.exists(BIN):
         sys.exit("build first: cargo build --release")
-    print(f"data: 86400 thermal rows, structured log {os.path.getsize(log) / 1e6:.0f} MB ({os.cpu_count()} cores)")
+    print(f"data: {a.thermal_rows} thermal rows, structured log {os.path.getsize(log) / 1e6:.0f} MB ({os.cpu_count()} cores)")
     # Warm the page cache so every tool reads from memory.
     subprocess.run(["cat", csv, log], stdout=subprocess.DEVNULL, check=True)
     t, rss, out = measured([BIN, "thermal", csv, "--train-log", log, "--json"], a.runs)
@@ -126,6 +135,10 @@ def main():
     tw, rssw, _ = measured(["wc", "-l", log], a.runs)
     print(f"wc -l              median {tw:6.3f} s   peak RSS {rssw / 1024:6.1f} MiB")
     print(f"ratio headroom / wc -l: {t / tw:.1f}x")
+    if a.guard_wc_ratio is not None and t / tw > a.guard_wc_ratio:
+        sys.exit(f"headroom took {t / tw:.1f}x `wc -l` on the same log, over the guard's {a.guard_wc_ratio}x")
+    if a.no_pandas:
+        return
     try:
         import pandas  # noqa: F401
     except ImportError:

@@ -185,10 +185,13 @@ pub(crate) fn civil(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: f64) -> Option<
 }
 
 fn digits(b: &[u8]) -> Option<i64> {
-    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+    // By hand: no UTF-8 check or parse per stamp field on a long log.
+    if b.is_empty() || b.len() > 18 {
         return None;
     }
-    std::str::from_utf8(b).ok()?.parse().ok()
+    b.iter().try_fold(0i64, |acc, c| {
+        c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+    })
 }
 
 fn float(b: &[u8]) -> Option<f64> {
@@ -213,13 +216,16 @@ fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
     {
         end += 1;
     }
-    let s = float(
-        &b[6..end]
-            .iter()
-            .map(|c| if *c == b',' { b'.' } else { *c })
-            .collect::<Vec<_>>(),
-    )?;
-    Some((h, m, s, end))
+    // "SS", "SS.fff" or "SS,fff" (Python logging's comma), by hand.
+    let whole = digits(&b[6..8])? as f64;
+    let frac = match b.get(8) {
+        Some(b'.' | b',') if end > 9 => {
+            let d = &b[9..end];
+            digits(&d[..d.len().min(9)])? as f64 / 10f64.powi(d.len().min(9) as i32)
+        }
+        _ => 0.0,
+    };
+    Some((h, m, whole + frac, end))
 }
 
 /// The first date-and-time in the line, in any of the forms trainers print:

@@ -19,26 +19,64 @@ use std::sync::LazyLock;
 // search itself on a gigabyte of progress updates.
 static IT_PER_S: LazyLock<FinderRev<'static>> = LazyLock::new(|| FinderRev::new(b"it/s"));
 static S_PER_IT: LazyLock<FinderRev<'static>> = LazyLock::new(|| FinderRev::new(b"s/it"));
-static EVAL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"Running Evaluation"));
-static EVAL_DICT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"'eval_loss'"));
-static SAVE_MODEL: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(b"Saving model checkpoint"));
-static SAVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"Saving checkpoint"));
 static LOG_FILE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"/log_"));
 crate::extract::log_lines::needle!(
     STEP = b"step",
     EPOCH = b"Epoch ",
-    RUNNING_TRAINING = b"Running training",
-    TRACEBACK = b"Traceback (most recent call last)",
-    RESUMING = b"Resuming",
-    RESUME_FROM = b"resume_from_checkpoint",
     BANNER = b"***** Running training *****",
-    VAL_LOSS = b"val loss",
-    VAL_LOSS_KEY = b"val_loss",
-    VALIDATION = b"alidation",
-    EVALUAT = b"valuat",
-    CHECKPOINT = b"heckpoint",
 );
+
+/// What a line's words say it is: found in one pass over the line for
+/// every needle at once (a search per needle per line was most of the
+/// time on a long structured log).
+#[derive(Debug, Default, Clone, Copy)]
+struct LineKind {
+    /// A start banner, a traceback or a resume line.
+    restart: bool,
+    evaluation: bool,
+    checkpoint: bool,
+    /// Evaluation, validation or saving: the next printed duration may
+    /// carry that pause.
+    pause: bool,
+}
+
+/// What a needle found in a line says about it.
+type Marks = fn(&mut LineKind);
+
+const KIND_NEEDLES: &[(&str, Marks)] = &[
+    ("Running training", |k| k.restart = true),
+    ("Traceback (most recent call last)", |k| k.restart = true),
+    ("Resuming", |k| k.restart = true),
+    ("resume_from_checkpoint", |k| k.restart = true),
+    ("Running Evaluation", |k| k.evaluation = true),
+    ("'eval_loss'", |k| k.evaluation = true),
+    ("Saving model checkpoint", |k| k.checkpoint = true),
+    ("Saving checkpoint", |k| k.checkpoint = true),
+    ("val loss", |k| k.pause = true),
+    ("val_loss", |k| k.pause = true),
+    ("alidation", |k| k.pause = true),
+    ("valuat", |k| k.pause = true),
+    ("heckpoint", |k| k.pause = true),
+];
+
+// Leftmost-first, not overlapping: its SIMD prefilter skips most of a
+// line at once, and a longer needle ("Saving model checkpoint") that
+// starts first wins over the one inside it ("heckpoint").
+static KINDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .build(KIND_NEEDLES.iter().map(|(n, _)| n))
+        .expect("built-in needles")
+});
+
+fn line_kind(line: &[u8]) -> LineKind {
+    let mut kind = LineKind::default();
+    for m in KINDS.find_iter(line) {
+        (KIND_NEEDLES[m.pattern().as_usize()].1)(&mut kind);
+    }
+    kind.pause |= kind.evaluation || kind.checkpoint;
+    kind
+}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TrainLogError {
@@ -162,6 +200,8 @@ fn parse_interval(b: &[u8]) -> Option<f64> {
 
 /// A tqdm update: "N/T [elapsed<remaining, 4.54it/s" or "…, 2.50s/it".
 fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
+    // Every tqdm bar has "[elapsed<remaining"; most log lines have no '<'.
+    memchr::memchr(b'<', line)?;
     let (unit_at, per_it) = if let Some(i) = IT_PER_S.rfind(line) {
         (i, false)
     } else {
@@ -334,12 +374,13 @@ impl Scanner {
                 _ => s.t,
             }
         });
-        if bar_elapsed.is_none()
-            && (RUNNING_TRAINING.find(line).is_some()
-                || TRACEBACK.find(line).is_some()
-                || RESUMING.find(line).is_some()
-                || RESUME_FROM.find(line).is_some())
-        {
+        // A progress-bar update is never a marker line; skip the search.
+        let kind = if bar_elapsed.is_some() && stamp.is_none() {
+            LineKind::default()
+        } else {
+            line_kind(line)
+        };
+        if bar_elapsed.is_none() && kind.restart {
             self.restart_marker = true;
         }
         let mut facts = facts;
@@ -385,11 +426,23 @@ impl Scanner {
                 if self.durations.is_empty() {
                     self.duration_anchor = stamp.or(self.last_stamp);
                 }
-                self.durations.push((step, d));
-                self.after_pause_hint
-                    .push(std::mem::take(&mut self.pause_hint));
+                // One sample per second of progress keeps memory bounded;
+                // the next kept line's duration covers the steps between.
+                let keep = self.durations.last().is_none_or(|&(last, _)| {
+                    step <= last || (step - last) as f64 * d >= 1.0 || self.pause_hint
+                });
+                if keep {
+                    self.durations.push((step, d));
+                    self.after_pause_hint
+                        .push(std::mem::take(&mut self.pause_hint));
+                }
             }
-            if let (Some(step), Some(e)) = (facts.step, facts.elapsed) {
+            if let (Some(step), Some(e)) = (facts.step, facts.elapsed)
+                && self
+                    .elapsed_steps
+                    .last()
+                    .is_none_or(|&(last, le)| step <= last || e - le >= 1.0)
+            {
                 self.elapsed_steps.push((step, e));
             }
             if let (Some(step), Some(tps), None) = (facts.step, facts.tokens_per_s, facts.duration)
@@ -436,6 +489,10 @@ impl Scanner {
             }
             if bar_elapsed.is_none()
                 && let Some(step) = facts.step.or_else(|| find_step(line))
+                && self
+                    .stamped
+                    .last()
+                    .is_none_or(|&(lt, last)| step <= last || ts - lt >= 1.0)
             {
                 self.stamped.push((ts, step));
             }
@@ -461,20 +518,12 @@ impl Scanner {
         }
         // A line about evaluation or saving: the next printed duration may
         // carry its time (nanoGPT's dt runs from print to print).
-        if bar_elapsed.is_none()
-            && facts.duration.is_none()
-            && [&VAL_LOSS, &VAL_LOSS_KEY, &VALIDATION, &EVALUAT, &CHECKPOINT]
-                .iter()
-                .any(|n| n.find(line).is_some())
-        {
+        if bar_elapsed.is_none() && facts.duration.is_none() && kind.pause {
             self.pause_hint = true;
         }
-        // A progress-bar update is never a marker line; skip the searches.
-        let marker = if bar_elapsed.is_some() && stamp.is_none() {
-            None
-        } else if EVAL.find(line).is_some() || EVAL_DICT.find(line).is_some() {
+        let marker = if kind.evaluation {
             Some(MarkerKind::Evaluation)
-        } else if SAVE_MODEL.find(line).is_some() || SAVE.find(line).is_some() {
+        } else if kind.checkpoint {
             Some(MarkerKind::Checkpoint)
         } else {
             None

@@ -122,8 +122,10 @@ impl Scanner {
                     None => 1,
                 };
                 prev = Some(*step);
-                let typical = crate::calc::thermal::median_of(recent.iter().copied());
                 let hinted = self.after_pause_hint.get(i).copied().unwrap_or(false);
+                let typical = hinted
+                    .then(|| crate::calc::thermal::median_of(recent.iter().copied()))
+                    .flatten();
                 // A printed duration right after an evaluation or a save that
                 // is far above the rest carries that pause: it counts once,
                 // not once per unprinted step.

@@ -1,18 +1,34 @@
 #!/usr/bin/env python3
-"""Score `headroom thermal` on the generated multi-hour logs of every trainer
-format (tests/fixtures/logs/truth.json): for each (format, case) pair, is the
-verdict right and the slowdown onset within 5 minutes of the truth?
+"""Score `headroom thermal` on multi-hour logs of every trainer format: for
+each (format, case) pair of a set's truth.json, is the verdict right and the
+slowdown onset within 5 minutes of the truth?
 
-    python3 benches/log_formats_score.py [path/to/headroom]
+    python3 benches/log_formats_score.py [path/to/headroom] [--set SET]
 
-Prints one line per miss and the score. The start time is given (--start)
-only for logs that carry no absolute time, as an owner would type it."""
-import json, subprocess, sys
+SET is one of
+  generated  tests/fixtures/logs/truth.json (generate.py; the default)
+  wide       tests/fixtures/logs/wide/truth.json (13 more formats)
+  fresh      tests/fixtures/logs/fresh/truth.json (9 more, held out until
+             after the wide set's fixes)
+Log files are relative to the set's folder, thermal CSVs to
+tests/fixtures/logs/. Only what an owner would type is passed: --start
+(local) for logs that carry no absolute time; --log-tz for logs whose stamps
+the owner knows to be UTC, never for "container_utc": true entries (their
+naive stamps are the container's UTC clock, and headroom has to notice the
+hour itself); --tokens-per-step for torchtune, which prints tokens/s only.
+Prints one line per miss, a per-format tally and the score."""
+import argparse, json, subprocess
+from collections import defaultdict
 from datetime import datetime
 
-ROOT = "tests/fixtures/logs"
-BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/headroom"
-truth = json.load(open(f"{ROOT}/truth.json"))
+LOGS = "tests/fixtures/logs"
+SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh"}
+p = argparse.ArgumentParser()
+p.add_argument("bin", nargs="?", default="target/release/headroom")
+p.add_argument("--set", choices=SETS, default="generated")
+a = p.parse_args()
+FOLDER = SETS[a.set]
+truth = json.load(open(f"{FOLDER}/truth.json"))
 TOL = 300.0
 EXPECT = {
     "throttle": ("thermal_throttling", True),
@@ -27,33 +43,43 @@ EXPECT = {
 def local(iso):
     return datetime.fromisoformat(iso).replace(tzinfo=None)
 
+def args_for(f):
+    args = [a.bin, "thermal", f"{LOGS}/{f['thermal']}", "--train-log", f"{FOLDER}/{f['file']}", "--json"]
+    stamps = f.get("timestamps_in_log", "")
+    start = ["--start", local(f["start_local"]).strftime("%Y-%m-%d %H:%M:%S")]
+    if f["format"].startswith("torchtune"):
+        # The owner gives the tokens per step (packed 8192) and the start
+        # (torchtune's file name carries UTC).
+        args += ["--tokens-per-step", "8192"] + start
+    elif stamps.startswith("none"):
+        args += start
+    if "UTC" in stamps and not f.get("container_utc", False):
+        args += ["--log-tz", f["local_utc_offset"]]
+    return args
+
 ok = 0
 misses = []
+tally = defaultdict(lambda: [0, 0])
 for f in truth["files"]:
-    args = [BIN, "thermal", f"{ROOT}/{f['thermal']}", "--train-log", f"{ROOT}/{f['file']}", "--json"]
-    if f["format"].startswith("torchtune"):
-        # torchtune prints tokens/s only: the owner gives the tokens per
-        # step (packed 8192) and the start (the file name's time is UTC).
-        args += ["--tokens-per-step", "8192"]
-        args += ["--start", local(f["start_local"]).strftime("%Y-%m-%d %H:%M:%S")]
-    if f.get("timestamps_in_log", "").startswith("none"):
-        args += ["--start", local(f["start_local"]).strftime("%Y-%m-%d %H:%M:%S")]
-    if "UTC" in f.get("timestamps_in_log", ""):
-        args += ["--log-tz", f["local_utc_offset"]]
-    r = subprocess.run(args, capture_output=True, text=True)
+    tally[f["format"]][1] += 1
+    r = subprocess.run(args_for(f), capture_output=True, text=True)
     if r.returncode != 0:
         misses.append(f"{f['file']}: exit {r.returncode}: {r.stderr.strip()[:160]}")
         continue
-    j = json.loads(r.stdout)
+    try:
+        j = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        misses.append(f"{f['file']}: output is not JSON: {r.stdout.strip()[:160]}")
+        continue
     verdict, slow = EXPECT[f["case"]]
     good = True
     why = []
     if verdict == "not_thermal":
-        if j["verdict"] not in ("no_thermal_event", "power_cap_only"):
-            good = False; why.append(f"verdict {j['verdict']} (want not thermal)")
-    elif verdict and j["verdict"] != verdict:
-        good = False; why.append(f"verdict {j['verdict']} (want {verdict})")
-    if verdict is None and j["verdict"] == "thermal_throttling":
+        if j.get("verdict") not in ("no_thermal_event", "power_cap_only"):
+            good = False; why.append(f"verdict {j.get('verdict')} (want not thermal)")
+    elif verdict and j.get("verdict") != verdict:
+        good = False; why.append(f"verdict {j.get('verdict')} (want {verdict})")
+    if verdict is None and j.get("verdict") == "thermal_throttling":
         good = False; why.append("verdict thermal_throttling (want none)")
     onset = j.get("slowdown_onset")
     if slow:
@@ -68,8 +94,11 @@ for f in truth["files"]:
         good = False; why.append(f"a slowdown at {onset} where there is none")
     if good:
         ok += 1
+        tally[f["format"]][0] += 1
     else:
         misses.append(f"{f['file']}: " + "; ".join(why))
 for m in misses:
     print("miss:", m)
+for fmt, (g, n) in sorted(tally.items()):
+    print(f"  {fmt:28s} {g} of {n}")
 print(f"{ok} of {len(truth['files'])} (format, case) pairs right")

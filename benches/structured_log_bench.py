@@ -18,13 +18,14 @@ time, which depends on the machine):
 Data is generated once into target/bench-data/structured-<MB>-<rows>.
 """
 import argparse
-import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 from datetime import datetime, timedelta
+
+# Each tool timed in its own process, as the 1 GB benchmark does.
+from thermal_bench import measured
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "headroom")
@@ -91,26 +92,6 @@ def generate(folder, log_mb, rows):
             written += len(line)
             step += 1
     return csv, log
-
-
-def measured(cmd, runs):
-    """Each run in a separate Python process, so peak RSS is that run's."""
-    code = (
-        "import resource,subprocess,sys,time,json;t=time.perf_counter();"
-        "o=subprocess.run(sys.argv[1:],capture_output=True,text=True);"
-        "d=time.perf_counter()-t;"
-        "print(json.dumps([d,resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,o.returncode,o.stdout[-300:],o.stderr[-300:]]))"
-    )
-    times, peaks, last = [], [], ""
-    for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True)
-        d, rss, rc, stdout, stderr = json.loads(out.stdout)
-        if rc != 0:
-            sys.exit(f"failed: {' '.join(cmd)}\n{stderr}")
-        times.append(d)
-        peaks.append(rss)
-        last = stdout
-    return statistics.median(times), max(peaks), last
 
 
 def main():

@@ -130,16 +130,14 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
             Ok::<_, PlanError>((samples?, Some(log?)))
         })?,
     };
-    let train: Option<TrainLog> = train;
     // A log whose clock is whole (or quarter) hours off the samples' is
     // lined up on the load ramp, and said; `--log-tz` overrides.
-    let shift = match (&train, args.log_tz) {
-        (Some(log), None) => crate::calc::thermal::line_up::line_up(&thermal, log),
-        _ => None,
-    };
-    let train = match (train, &shift) {
-        (Some(log), Some(s)) => Some(crate::calc::thermal::line_up::shifted(log, s)),
-        (train, _) => train,
+    let (train, shift): (Option<TrainLog>, _) = match train {
+        Some(log) if args.log_tz.is_none() => {
+            let (log, shift) = crate::calc::thermal::line_up::lined_up(&thermal, log);
+            (Some(log), shift)
+        }
+        train => (train, None),
     };
     let analysis = analyze(&thermal, train.as_ref(), k);
     let train_samples = train.as_ref().map_or(&[][..], |t| &t.samples[..]);

@@ -177,15 +177,9 @@ pub fn thermal_blocks(
     if session.log_tz.is_none()
         && let Some(log) = train.take()
     {
-        train = Some(
-            match crate::calc::thermal::line_up::line_up(&thermal, &log) {
-                Some(shift) => {
-                    out.push(Block::Text(shift.why.clone()));
-                    crate::calc::thermal::line_up::shifted(log, &shift)
-                }
-                None => log,
-            },
-        );
+        let (log, shift) = crate::calc::thermal::line_up::lined_up(&thermal, log);
+        out.extend(shift.map(|s| Block::Text(s.why)));
+        train = Some(log);
     }
     let analysis = analyze(&thermal, train.as_ref(), k);
     if let Some(note) = contention(session, &analysis) {
@@ -216,14 +210,10 @@ pub fn current_analysis(
     let thermal = thermal?;
     let train = train
         .filter(|l| l.anchored || session.run_start.is_some())
-        .map(
-            |log| match crate::calc::thermal::line_up::line_up(&thermal, &log) {
-                Some(shift) if session.log_tz.is_none() => {
-                    crate::calc::thermal::line_up::shifted(log, &shift)
-                }
-                _ => log,
-            },
-        );
+        .map(|log| match session.log_tz {
+            None => crate::calc::thermal::line_up::lined_up(&thermal, log).0,
+            Some(_) => log,
+        });
     Some(analyze(&thermal, train.as_ref(), k))
 }
 

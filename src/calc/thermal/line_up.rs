@@ -92,6 +92,14 @@ fn offset_text(h: f64) -> String {
     }
 }
 
+/// The log lined up when it needs it, and the shift made (to be said).
+pub fn lined_up(thermal: &[ThermalSample], log: TrainLog) -> (TrainLog, Option<Shift>) {
+    match line_up(thermal, &log) {
+        Some(shift) => (shifted(log, &shift), Some(shift)),
+        None => (log, None),
+    }
+}
+
 /// The log with its times shifted.
 pub fn shifted(mut log: TrainLog, shift: &Shift) -> TrainLog {
     for s in &mut log.samples {

@@ -10,7 +10,7 @@
 
 pub use crate::readings::samples::{Marker, MarkerKind, TrainLog, TrainSample};
 
-use memchr::memmem::{Finder, FinderRev};
+use memchr::memmem::FinderRev;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::LazyLock;
@@ -19,11 +19,11 @@ use std::sync::LazyLock;
 // search itself on a gigabyte of progress updates.
 static IT_PER_S: LazyLock<FinderRev<'static>> = LazyLock::new(|| FinderRev::new(b"it/s"));
 static S_PER_IT: LazyLock<FinderRev<'static>> = LazyLock::new(|| FinderRev::new(b"s/it"));
-static LOG_FILE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"/log_"));
 crate::extract::log_lines::needle!(
     STEP = b"step",
     EPOCH = b"Epoch ",
     BANNER = b"***** Running training *****",
+    LOG_FILE = b"/log_",
 );
 
 /// What a line's words say it is: found in one pass over the line for

@@ -260,21 +260,8 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
     if out.updates.is_empty() && !out.adopted {
         out.before = None;
     }
-    if session.topic == Some(Topic::Thermal)
-        && out.request == Some(Request::Plan(crate::reply::PlanDetail::Full))
-    {
-        out.request = None;
-        out.thermal = true;
-        out.thermal_details = true;
-    }
-    if session.topic == Some(Topic::Pool)
-        && out.request == Some(Request::Plan(crate::reply::PlanDetail::Full))
-        && (session.procs.is_some() || session.ollama.is_some())
-    {
-        out.request = None;
-        out.procs = session.procs.is_some();
-        out.ollama = session.ollama.is_some();
-        out.pool_details = true;
+    if out.request == Some(Request::Plan(crate::reply::PlanDetail::Full)) {
+        details_of_topic(session, &mut out);
     }
     if out.updates.is_empty()
         && out.oom.is_none()
@@ -287,6 +274,24 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
         session.topic = Some(topic);
     }
     out
+}
+
+/// "details" (read as "full plan") right after a thermal or pool answer
+/// asks for that answer's evidence, not the plan's worksheet.
+fn details_of_topic(session: &Session, out: &mut Absorbed) {
+    match session.topic {
+        Some(Topic::Thermal) => {
+            out.thermal = true;
+            out.thermal_details = true;
+        }
+        Some(Topic::Pool) if session.procs.is_some() || session.ollama.is_some() => {
+            out.procs = session.procs.is_some();
+            out.ollama = session.ollama.is_some();
+            out.pool_details = true;
+        }
+        _ => return,
+    }
+    out.request = None;
 }
 
 /// The workflow a turn was about, when it was about one.

@@ -39,7 +39,6 @@ fn acknowledge(updates: &[Update]) -> String {
                 u.words
             ),
             // The owner's words are quoted only where they are not the value.
-            // The owner's own words are quoted only where they are not the value.
             (None, _) if said_as(&u.words, u.slot.key(), &u.value) => {
                 format!("{} {}", u.slot.key(), u.value)
             }

@@ -17,6 +17,7 @@ use crate::extract::free::from_meminfo;
 use crate::extract::intent::Request;
 use crate::extract::oom::{Rung, StepResult};
 use crate::extract::reading::{ReadProblem, Reading, classify};
+use crate::extract::segment::{Source as SegmentSource, printed, segments, unwrap_carrier};
 use crate::extract::slots::Found;
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
@@ -102,9 +103,37 @@ pub struct Absorbed {
     pub words: Option<String>,
     /// The owner said they cannot paste `free` now.
     pub no_free_now: bool,
+    /// The turn was words and pastes together (a yes inside it is no answer).
+    pub mixed: bool,
+    /// Pastes no reader knows, by their first line: said so, nothing taken.
+    pub unread: Vec<String>,
+    /// Pastes in a mixed turn that looked like a kind but could not be read;
+    /// the rest of the turn is still read.
+    pub paste_problems: Vec<ReadProblem>,
 }
 
 impl Absorbed {
+    /// Nothing in the turn was understood: no setting, request, report,
+    /// answer or reading.
+    fn found_nothing(&self) -> bool {
+        self.updates.is_empty()
+            && self.request.is_none()
+            && self.oom.is_none()
+            && self.what_if.is_empty()
+            && !self.thermal
+            && self.approval.is_none()
+            && self.unknown_model.is_none()
+            && self.solve.is_none()
+            && self.refused.is_empty()
+            && self.trainer_memory.is_none()
+            && self.evidence.is_none()
+            && !self.procs
+            && !self.ollama
+            && !self.vllm_log
+            && !self.stray_answer
+            && !self.tensor_parallel
+    }
+
     /// Did the turn change the run the plan is for?
     pub fn changed_run(&self) -> bool {
         !self.updates.is_empty() || self.adopted
@@ -147,19 +176,67 @@ pub fn step_ladder(session: &mut Session, k: &Knowledge) {
     }
 }
 
-/// Fold one owner turn into the session.
+/// Fold one owner turn into the session: each segment by its own reader,
+/// the pastes first so the words that ask about them find them read.
 pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -> Absorbed {
     let mut out = Absorbed {
         before: Some(session.facts.clone()),
         ..Absorbed::default()
     };
-    let reading = match classify(text) {
-        Ok(r) => r,
-        Err(problem) => {
-            out.problem = Some(problem);
-            return out;
+    let segs = segments(text);
+    if segs.len() == 1 {
+        match classify(&unwrap_carrier(text)) {
+            // Lines a program printed that no reader knows are data, never
+            // the owner's words: nothing in them may set the run.
+            Ok(Reading::Words) if printed(text) => unread(text, &mut out),
+            Ok(reading) => absorb_reading(session, reading, text, at, k, &mut out),
+            Err(problem) => {
+                out.problem = Some(problem);
+                session.topic = Some(Topic::Unread);
+                return out;
+            }
         }
-    };
+    } else {
+        let mut prose: Vec<&str> = Vec::new();
+        for seg in &segs {
+            match seg.source {
+                SegmentSource::Prose => prose.push(&seg.text),
+                SegmentSource::Paste => match classify(&unwrap_carrier(&seg.text)) {
+                    // A path inside a paste is never a file to open.
+                    Ok(Reading::Words | Reading::Paths(_)) => unread(&seg.text, &mut out),
+                    Ok(reading) => absorb_reading(session, reading, &seg.text, at, k, &mut out),
+                    Err(problem) => out.paste_problems.push(problem),
+                },
+            }
+        }
+        out.mixed = true;
+        if !prose.is_empty() {
+            absorb_words(session, &prose.join("\n"), at, k, &mut out);
+        }
+    }
+    finish(session, out)
+}
+
+/// A paste no reader knows: said so, and its memory report (torchtune's
+/// "Memory stats") still read.
+fn unread(text: &str, out: &mut Absorbed) {
+    if let Some(m) = crate::extract::trainer_memory::trainer_memory(text) {
+        out.trainer_memory = Some(m);
+        return;
+    }
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    out.unread.push(first.trim().chars().take(80).collect());
+}
+
+/// One reading changes the state its workflow owns.
+fn absorb_reading(
+    session: &mut Session,
+    reading: Reading,
+    text: &str,
+    at: Timestamp,
+    k: &Knowledge,
+    out: &mut Absorbed,
+) {
     match reading {
         Reading::Free(reading) => {
             out.updates.push(session.facts.absorb_free(
@@ -214,7 +291,7 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
         Reading::SmiTable(t) => out.evidence = Some(Evidence::SmiTable(t)),
         Reading::ComputeApps(p) => out.evidence = Some(Evidence::ComputeApps(p)),
         Reading::OomPaste(report) => {
-            open_or_result(session, &report, at, &mut out);
+            open_or_result(session, &report, at, out);
             step_ladder(session, k);
         }
         Reading::ThermalCsv | Reading::TrainLog => {
@@ -254,8 +331,22 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
         Reading::Words => {
             // torchtune's "Memory stats" block alone reads as words.
             out.trainer_memory = crate::extract::trainer_memory::trainer_memory(text);
-            absorb_words(session, text, at, k, &mut out)
+            absorb_words(session, text, at, k, out)
         }
+    }
+}
+
+/// What every turn does after its segments are read: the topic and the
+/// follow-up.
+fn finish(session: &mut Session, mut out: Absorbed) -> Absorbed {
+    // Several lines of words in which nothing was found were printed by
+    // something: said unread, not "found nothing in your words".
+    if let Some(words) = &out.words
+        && words.lines().filter(|l| !l.trim().is_empty()).count() >= 2
+        && out.found_nothing()
+    {
+        let first = words.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        out.unread.push(first.trim().chars().take(80).collect());
     }
     if out.updates.is_empty() && !out.adopted {
         out.before = None;
@@ -296,17 +387,29 @@ fn details_of_topic(session: &Session, out: &mut Absorbed) {
 
 /// The workflow a turn was about, when it was about one.
 fn topic_of(a: &Absorbed) -> Option<Topic> {
+    let only_memory = !a.updates.is_empty()
+        && a.updates
+            .iter()
+            .all(|u| u.slot == crate::dialogue::facts::SlotName::Free);
     if a.oom.is_some() {
         Some(Topic::Oom)
     } else if a.thermal {
         Some(Topic::Thermal)
-    } else if a.procs || a.ollama || a.vllm_log {
+    } else if a.procs || a.ollama {
         Some(Topic::Pool)
+    } else if a.vllm_log || matches!(a.evidence, Some(Evidence::OllamaLog(_))) {
+        Some(Topic::Server)
+    } else if a.evidence.is_some() {
+        Some(Topic::Gpu)
+    } else if only_memory {
+        Some(Topic::Memory)
     } else if a.changed_run()
         || a.solve.is_some()
         || matches!(a.request, Some(Request::Plan(_) | Request::Summary))
     {
         Some(Topic::Plan)
+    } else if !a.unread.is_empty() || !a.paste_problems.is_empty() {
+        Some(Topic::Unread)
     } else {
         None
     }

@@ -104,7 +104,7 @@ fn compose(
         ));
         let still = missing(&session.facts);
         if !still.is_empty() {
-            reply = reply.then(ask_for(&still));
+            reply = reply.then(ask_for(&still, &session.facts));
         }
         return reply;
     }
@@ -149,6 +149,15 @@ fn compose(
     }
     let mut reply = Reply::of(ReplyKind::Info, Vec::new());
     let oom = a.oom.is_some();
+    for p in &a.paste_problems {
+        reply.push(Block::Text(format!(
+            "One paste looks like {}, but I could not read it: {}. {}",
+            p.kind, p.why, p.hint
+        )));
+    }
+    if !a.unread.is_empty() {
+        reply.push(Block::Text(unread_note(&a.unread)));
+    }
     if !a.updates.is_empty() && !a.adopted {
         reply.push(Block::Text(acknowledge(&a.updates)));
     }
@@ -191,7 +200,7 @@ fn compose(
                 let still = missing(&session.facts);
                 reply.push(Block::Text(format!(
                     "I kept that as a what-if (nothing changed). To plan it beside your run I first need the run itself. {}",
-                    ask_for(&still)
+                    ask_for(&still, &session.facts)
                 )));
             }
         }
@@ -322,7 +331,7 @@ fn summary_part(session: &Session, a: &Absorbed, k: &Knowledge, reply: &mut Repl
         reply.push(Block::Text(format!(
             "That figure assumes {} until you tell me yours. {}",
             assumed.join(", "),
-            ask_for(&still)
+            ask_for(&still, &session.facts)
         )));
     }
     reply.verdict = Some(plan.judgement.verdict);
@@ -354,7 +363,10 @@ fn plan_part(
             ),
             None => String::new(),
         };
-        reply.push(Block::Text(format!("{lead}{}", ask_for(&still))));
+        reply.push(Block::Text(format!(
+            "{lead}{}",
+            ask_for(&still, &session.facts)
+        )));
         reply.kind = ReplyKind::Ask;
         return;
     }
@@ -471,6 +483,15 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
     }
 }
 
+/// Pastes no reader knows: said by their first line, with what is read.
+fn unread_note(first_lines: &[String]) -> String {
+    let quoted: Vec<String> = first_lines.iter().map(|l| format!("\"{l}\"")).collect();
+    format!(
+        "I do not read the paste starting {}, so nothing in it changed your run. I read `free`, `/proc/meminfo`, nvidia-smi (table, `-q`, `--query-gpu` CSV), `ps aux`, `ollama ps`, OOM tracebacks and kernel OOM lines, training logs, vLLM and Ollama logs, `config.json` and trainer configs.",
+        quoted.join(" and ")
+    )
+}
+
 /// Words that matched nothing: say what was read and what was not, and
 /// what would move things on.
 fn not_understood(session: &Session, a: &Absorbed) -> Reply {
@@ -491,6 +512,8 @@ fn not_understood(session: &Session, a: &Absorbed) -> Reply {
             "Your run is complete: change any setting (\"batch 2\", \"packing 1024\"), ask \"what if …\", say \"full plan\", paste a fresh `free -g`, or ask what I can do. `/status` shows what I know.",
         )
     } else {
-        reply.then(ask_for(&still)).then("Or ask what I can do.")
+        reply
+            .then(ask_for(&still, &session.facts))
+            .then("Or ask what I can do.")
     }
 }

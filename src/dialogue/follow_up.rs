@@ -18,15 +18,43 @@ pub fn follow_up_blocks(
     k: &Knowledge,
     kind: FollowUp,
 ) -> Option<Vec<Block>> {
-    match session.topic? {
+    let Some(topic) = session.topic else {
+        let still = crate::dialogue::plan_turn::missing(&session.facts);
+        let next = if still.is_empty() {
+            "Say \"plan\" for the verdict on your run.".to_string()
+        } else {
+            crate::dialogue::plan_turn::ask_for(&still, &session.facts)
+        };
+        return Some(vec![Block::Text(format!(
+            "There is no answer or reading before this for that to be about yet. {next}"
+        ))]);
+    };
+    if kind == FollowUp::Together
+        && let Some(blocks) = together(session, k)
+    {
+        return Some(blocks);
+    }
+    let specific = match topic {
         Topic::Thermal => {
-            let a = current_analysis(session, files, k)?;
-            Some(vec![Block::Text(thermal(&a, kind, k))])
+            current_analysis(session, files, k).map(|a| vec![Block::Text(thermal(&a, kind, k))])
         }
-        Topic::Plan => {
-            let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
-            Some(vec![Block::Text(plan_follow_up(&plan, kind))])
-        }
+        Topic::Plan | Topic::Memory => crate::dialogue::plan_turn::build_plan(&session.facts, k)
+            .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind))]),
+        Topic::Gpu => Some(vec![Block::Text(gpu_meaning(session, k))]),
+        Topic::Server => None,
+        Topic::Unread => Some(vec![Block::Text(format!(
+            "I could not read that paste, so I cannot say what it means for your run. {}",
+            next_step(session, topic, k)
+        ))]),
+        Topic::Oom | Topic::Pool => oom_or_pool(session, topic, k),
+    };
+    // Every follow-up gets the reading's meaning for the run or the next
+    // step: never "found nothing".
+    Some(specific.unwrap_or_else(|| vec![Block::Text(next_step(session, topic, k))]))
+}
+
+fn oom_or_pool(session: &Session, topic: Topic, k: &Knowledge) -> Option<Vec<Block>> {
+    match topic {
         Topic::Oom => {
             let next = crate::dialogue::oom_turn::next_question(session, k);
             let ladder = session.ladder.as_ref()?;
@@ -42,7 +70,69 @@ pub fn follow_up_blocks(
                 action.label()
             ))]
         }),
+        _ => None,
     }
+}
+
+/// "Can both run at once?" about the server or listing just read.
+fn together(session: &Session, k: &Knowledge) -> Option<Vec<Block>> {
+    use crate::extract::share::{Server, ShareAsk};
+    match session.topic? {
+        Topic::Server if session.vllm_log.is_some() => {
+            Some(crate::dialogue::share_turn::share_blocks(
+                &ShareAsk {
+                    server: Server::Vllm,
+                    fraction: None,
+                },
+                session,
+                k,
+            ))
+        }
+        Topic::Pool if session.procs.is_some() || session.ollama.is_some() => {
+            Some(crate::dialogue::pool_turn::pool_blocks(session, k, false))
+        }
+        _ => None,
+    }
+}
+
+/// What the memory a run may use is, from the last memory paste.
+fn memory_line(session: &Session, k: &Knowledge) -> Option<String> {
+    let paste = &session.facts.free.as_ref()?.value;
+    let b = crate::calc::budget::from_free(&paste.reading, k);
+    Some(format!(
+        "Your box can give a run {} GB now: {}.",
+        show_centi(b.centi_gb),
+        b.explanation
+    ))
+}
+
+/// nvidia-smi on GB10 shows no memory: what the paste can and cannot say.
+fn gpu_meaning(session: &Session, k: &Knowledge) -> String {
+    let head = "nvidia-smi cannot tell you what a run has on a DGX Spark: the GPU has no memory of its own (GB10 shares the one pool, so its memory cells say \"Not Supported\" or [N/A]), and page cache never shows there.";
+    match memory_line(session, k) {
+        Some(line) => format!("{head} {line} {}", next_step(session, Topic::Memory, k)),
+        None => format!(
+            "{head} What counts is `free -g`'s `available`: run `free -g` and paste its three lines; `ps aux` shows who holds the pool."
+        ),
+    }
+}
+
+/// The reading explained against the run, or what the run still needs.
+fn next_step(session: &Session, topic: Topic, k: &Knowledge) -> String {
+    let still = crate::dialogue::plan_turn::missing(&session.facts);
+    let memory = if topic == Topic::Memory {
+        memory_line(session, k).map(|l| format!("{l} "))
+    } else {
+        None
+    }
+    .unwrap_or_default();
+    if !still.is_empty() {
+        let need = crate::dialogue::plan_turn::ask_for(&still, &session.facts);
+        return format!("{memory}Whether your run fits in it is the next question. {need}");
+    }
+    format!(
+        "{memory}Your run is complete: say \"plan\" for the verdict, \"what if …\" to try a change, or paste `ps aux` to see who shares the pool."
+    )
 }
 
 /// How much a slowdown costs: an hour of training at the slower step time
@@ -61,7 +151,7 @@ fn cost(a: &Analysis) -> Option<String> {
 fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
     let resample = "To check a change, sample again beside the run (`bash assets/thermal-sample.sh 30 thermal.log`) and give me both files: the same power at a lower temperature, with no thermal flag, means it worked.";
     match (a.verdict, kind) {
-        (ThermalVerdict::ThermalThrottling, FollowUp::Judge) => match cost(a) {
+        (ThermalVerdict::ThermalThrottling, FollowUp::Judge | FollowUp::Together) => match cost(a) {
             Some(c) if a.matches_thermal_event == Some(true) => format!(
                 "Yes, it costs you time: the GPU slows itself for heat, and your run with it ({c}). It does not harm the run's result, and it will not stop it."
             ),
@@ -114,7 +204,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
             .join("; ")
     };
     match (plan.judgement.verdict, kind) {
-        (Verdict::Fits, FollowUp::Judge) => format!(
+        (Verdict::Fits, FollowUp::Judge | FollowUp::Together) => format!(
             "No: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.",
             show_centi(peak),
             crate::calc::verdict::share_of_budget(peak, budget.max(1)),

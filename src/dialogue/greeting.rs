@@ -64,7 +64,7 @@ pub fn greeting(
     if lines.is_empty() {
         return format!(
             "headroom plans memory for a training run on this DGX Spark, works an OOM in the right order, tells whether a slowdown is thermal throttling, and checks who shares the memory pool. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
-            ask_for(&still)
+            ask_for(&still, &session.facts)
         );
     }
     let mut md = format!("Welcome back.\n\n{}", lines.join("\n"));

@@ -241,7 +241,7 @@ pub fn next_question(session: &Session, k: &Knowledge) -> String {
                 .collect();
             format!(
                 "To give figures for each step I need what the job was running. {}",
-                ask_for(&need)
+                ask_for(&need, &session.facts)
             )
         }
         Awaiting::DidFlush => {

@@ -45,17 +45,20 @@ fn ask_line(slot: SlotName) -> &'static str {
 }
 
 /// One message asking for everything still missing (and `free -g`, which
-/// makes the verdict yours rather than an idle Spark's).
-pub fn ask_for(missing: &[SlotName]) -> String {
+/// makes the verdict yours rather than an idle Spark's, unless it was
+/// given: nothing already answered is asked again).
+pub fn ask_for(missing: &[SlotName], facts: &Facts) -> String {
     let mut md = String::from("To plan this run I still need:\n\n");
     for slot in missing {
         let _ = writeln!(md, "- {}", ask_line(*slot));
     }
-    let _ = writeln!(
-        md,
-        "- and, to confirm the verdict, {}",
-        ask_line(SlotName::Free)
-    );
+    if facts.free.is_none() {
+        let _ = writeln!(
+            md,
+            "- and, to confirm the verdict, {}",
+            ask_line(SlotName::Free)
+        );
+    }
     md.push_str("\nSay them in any order, in one message or several.");
     md
 }

@@ -24,6 +24,14 @@ pub enum Topic {
     Thermal,
     Pool,
     Oom,
+    /// A `free` or `/proc/meminfo` reading.
+    Memory,
+    /// nvidia-smi output: the table, `-q` or the compute apps.
+    Gpu,
+    /// An inference server's own log (vLLM, Ollama).
+    Server,
+    /// A paste headroom could not read.
+    Unread,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

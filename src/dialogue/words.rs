@@ -247,7 +247,10 @@ pub fn absorb_words(
     out: &mut Absorbed,
 ) {
     out.words = Some(text.to_string());
-    if let Some(ans) = short_answer(text) {
+    // A yes beside a paste is no answer: only a short typed turn counts.
+    if !out.mixed
+        && let Some(ans) = short_answer(text)
+    {
         answer_pending(session, ans, at, k, out);
         return;
     }
@@ -265,11 +268,21 @@ pub fn absorb_words(
         _ => {}
     }
 
-    // The OOM ladder: a new report, or progress on the open one.
-    let ladder_open = session.ladder.as_ref().is_some_and(|l| l.active());
-    let moved = ladder_open && ladder_words(session, text, at, out);
-    if !moved && let Some(report) = oom_report(text) {
-        open_or_result(session, &report, at, out);
+    // The OOM ladder: a new report, or progress on the open one. When a
+    // pasted error in this turn already was the report, the words around it
+    // ("it died at step 40, here's the error:") only add its phase.
+    if out.oom.is_some() {
+        if let Some(ladder) = session.ladder.as_mut()
+            && ladder.phase.is_none()
+        {
+            ladder.phase = phase_answer(text);
+        }
+    } else {
+        let ladder_open = session.ladder.as_ref().is_some_and(|l| l.active());
+        let moved = ladder_open && ladder_words(session, text, at, out);
+        if !moved && let Some(report) = oom_report(text) {
+            open_or_result(session, &report, at, out);
+        }
     }
 
     // Slots, sentence by sentence: statements change the run; questions and
@@ -289,8 +302,19 @@ pub fn absorb_words(
         .filter_map(|s| crate::calc::runtime::find(&s.text, k))
         .any(|key| key != "hf");
     for sentence in sentences(text) {
+        // A sentence about an inference server ("the model is InternVL2-8B,
+        // after the server started …") names the server's model and
+        // settings, not the run's.
+        if about_server(&sentence.text) {
+            continue;
+        }
         let mut found_here = extract(&sentence.text, k);
-        if specific_stack {
+        // A huggingface.co link names a model, not the trainer stack.
+        let hf_link = sentence
+            .text
+            .to_ascii_lowercase()
+            .contains("huggingface.co/");
+        if specific_stack || hf_link {
             found_here.retain(|f| !matches!(&f.slot, Slot::Framework(key) if key == "hf"));
         }
         if let Some(r) = relative(&sentence.text, &session.facts) {
@@ -340,6 +364,22 @@ pub fn absorb_words(
     }
     out.no_free_now = NO_FREE_NOW.is_match(text);
     thermal_words(session, text, at, out);
+}
+
+static SERVER_TALK: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang|tgi|server|serving|serves|served|inference)\b",
+    )
+});
+static TRAINING_TALK: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:train\w*|fine-?tun\w*|finetun\w*|lora|qlora|sft|dpo|grpo|my run|the run|trainer|epochs?)\b",
+    )
+});
+
+/// Is this sentence about an inference server and not about the run?
+fn about_server(sentence: &str) -> bool {
+    SERVER_TALK.is_match(sentence) && !TRAINING_TALK.is_match(sentence)
 }
 
 static LOG_TZ: LazyLock<Regex> = LazyLock::new(|| {
@@ -398,6 +438,18 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_about_a_server_is_not_about_the_run() {
+        assert!(about_server(
+            "the model is https://huggingface.co/OpenGVLab/InternVL2-8B, after server started, the gpu memory usage is low"
+        ));
+        assert!(about_server(
+            "ollama is serving llama3.1:8b with num_ctx 8192"
+        ));
+        assert!(!about_server("I train qwen 7b with lora while vllm runs"));
+        assert!(!about_server("qwen 7b lora, batch 4"));
+    }
 
     #[test]
     fn the_logs_utc_offset_in_words() {

@@ -39,15 +39,22 @@ pub enum Request {
 /// A turn that asks about the last answer rather than saying anything new.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FollowUp {
-    /// "how do I stop it?", "what can I do about it?"
+    /// "how do I stop it?", "what can I do about it?", "what now?"
     Advice,
+    /// "can both run at once?", "will they fit together?"
+    Together,
     /// "is that bad?", "so?", "what does that mean for my run?"
     Judge,
 }
 
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what now|now what|what next|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
+    )
+});
+static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|it and (?:my|the) (?:run|training|trainer)) (?:still )?(?:run|fit|work|live|coexist|share)(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*\s*[?.!]*\s*$",
     )
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -62,7 +69,9 @@ pub fn follow_up(text: &str) -> Option<FollowUp> {
     if t.contains('\n') || t.chars().count() > 100 {
         return None;
     }
-    if ADVICE.is_match(t) {
+    if TOGETHER.is_match(t) {
+        Some(FollowUp::Together)
+    } else if ADVICE.is_match(t) {
         Some(FollowUp::Advice)
     } else if JUDGE.is_match(t) {
         Some(FollowUp::Judge)

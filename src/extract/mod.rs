@@ -17,6 +17,7 @@ pub mod paths;
 pub mod ps;
 pub mod rate_change;
 pub mod reading;
+pub mod segment;
 pub mod share;
 pub mod slots;
 pub mod smi_query;

@@ -206,8 +206,13 @@ fn is_known(p: &Pair) -> bool {
 /// True for at least 3 YAML `key: value` lines with 2 known keys, or 2
 /// known keys written `key=value` / `--key value`.
 pub fn looks_like_trainer_config(text: &str) -> bool {
-    // A `ps` line of a running trainer carries flags but is not a config paste.
-    if crate::extract::ps::looks_like_ps(text) {
+    // A `ps` line of a running trainer carries flags but is not a config
+    // paste; nor is a log a program printed (an Ollama runner's
+    // `--batch-size 512` is the server's), nor a server's command line.
+    if crate::extract::ps::looks_like_ps(text)
+        || crate::extract::segment::printed(text)
+        || SERVER_COMMAND.is_match(text)
+    {
         return false;
     }
     let pairs = read_pairs(text);
@@ -224,6 +229,14 @@ pub fn looks_like_trainer_config(text: &str) -> bool {
         text.lines().filter(|l| !l.trim().is_empty()).count() >= 3 || CODE_START.is_match(text);
     (yaml.count() >= 3 && known_yaml >= 2) || (known_other >= 2 && code_shaped)
 }
+
+/// An inference server's command line or its printed arguments: its
+/// `--model` and `--batch-size` are the server's, not the run's.
+static SERVER_COMMAND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?m)(?:^|[\s/$#])(?:vllm\s+serve|llama-server|llama-swap|ollama\s+(?:serve|run)|sglang\.launch_server|text-generation-launcher|trl\s+vllm-serve)|api_server\.py|args:\s*Namespace\(",
+    )
+});
 
 static CODE_START: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(r"^\s*(?:[A-Za-z_][\w.]*\s*\(|--[a-z_]+|[a-z_]+\s*=)")

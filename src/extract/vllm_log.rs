@@ -34,17 +34,24 @@ pub struct Refusal {
 /// Lines only vLLM prints: its process tags and its source files.
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization",
+        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[?(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization|Desired GPU memory utilization is \(|Available KV cache memory: [\d.]+ GiB|GPU KV cache size: [\d,]+ tokens|the current vLLM instance can use|model weights take [\d.]+ ?GiB",
     )
 });
 static UTILIZATION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+)([0-9]*\.?[0-9]+)")
+    re(
+        r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+|gpu_memory_utilization \(|gpu_memory_utilization\s{2,}|Desired GPU memory utilization is \()([0-9]*\.?[0-9]+)",
+    )
 });
-static MODEL_LOAD: LazyLock<Regex> = LazyLock::new(|| re(r"Model loading took ([\d.]+) GiB"));
-static KV_CACHE: LazyLock<Regex> = LazyLock::new(|| re(r"Available KV cache memory: ([\d.]+) GiB"));
+// V1 prints "Model loading took"; V0's profiler "model weights take".
+static MODEL_LOAD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:Model loading took|model weights take)\s+([\d.]+) ?GiB"));
+static KV_CACHE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:Available KV cache memory:|reserved for KV Cache is|KV Cache is)\s+([\d.]+) ?GiB")
+});
+// 0.9/0.10 name the device ("cuda:0"); later releases do not.
 static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"Free memory on device \S+ \(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)",
+        r"Free memory on device(?: \S+)? \(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)",
     )
 });
 
@@ -127,6 +134,33 @@ mod tests {
             (r.free_gib, r.total_gib, r.utilization, r.wanted_gib),
             (74.9, 142.5, 0.9, 128.25)
         );
+    }
+
+    #[test]
+    fn other_releases_wordings() {
+        // V1 after 0.10: the startup check without a device name, passed.
+        let v1 = "Free memory on device (110.34/121.69 GiB) on startup.\nDesired GPU memory utilization is (0.87, 105.87 GiB).";
+        assert!(looks_like_vllm_log(v1));
+        let log = parse_vllm_log(v1).unwrap();
+        assert_eq!(log.utilization, Some(0.87));
+        assert!(log.refused.is_none());
+        // The refusal without a device name.
+        let refusal = "ValueError: Free memory on device (0.49/79.32 GiB) on startup is less than desired GPU memory utilization (0.6, 47.59 GiB).";
+        let r = parse_vllm_log(refusal).unwrap().refused.unwrap();
+        assert_eq!((r.free_gib, r.wanted_gib), (0.49, 47.59));
+        // V0's profiler.
+        let v0 = "INFO 04-12 08:21:19 [worker.py:267] the current vLLM instance can use total_gpu_memory (23.58GiB) x gpu_memory_utilization (0.99) = 23.35GiB\nINFO 04-12 08:21:19 [worker.py:267] model weights take 21.21GiB; non_torch_memory takes 0.20GiB; PyTorch activation peak memory takes 0.37GiB; the rest of the memory reserved for KV Cache is 1.57GiB.";
+        let log = parse_vllm_log(v0).unwrap();
+        assert_eq!(
+            (log.utilization, log.model_load_gib, log.kv_cache_gib),
+            (Some(0.99), Some(21.21), Some(1.57))
+        );
+        // Two bare lines.
+        let kv = parse_vllm_log(
+            "Available KV cache memory: 8.11 GiB\nGPU KV cache size: 178,880 tokens",
+        )
+        .unwrap();
+        assert_eq!(kv.kv_cache_gib, Some(8.11));
     }
 
     #[test]

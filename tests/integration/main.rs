@@ -15,6 +15,7 @@ mod oom_pool;
 mod plan_cli;
 mod properties;
 mod pty;
+mod real_pastes;
 mod spark_memory;
 mod support;
 mod thermal;

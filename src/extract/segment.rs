@@ -1,0 +1,432 @@
+//! A turn as a sequence of segments: the owner's prose and the blocks they
+//! pasted, told apart by the shape of each line (columns, log prefixes,
+//! stamps, tracebacks, prompts, fences), never by what the words say.
+//!
+//! "It died at step 40, here's the error:" and the traceback under it are
+//! two segments: the words go to the language reader, the traceback to the
+//! reader registry, and neither hides the other.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Who wrote a segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The owner's own words.
+    Prose,
+    /// Text a program printed (or a config the owner pasted).
+    Paste,
+}
+
+/// One segment of a turn, in the order it was typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    pub source: Source,
+    pub text: String,
+}
+
+/// What a single line looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// A sentence in the owner's voice ("here's the error:", "my run …").
+    Voiced,
+    /// Sentence-shaped words without a speaker ("batch 4, lora").
+    Words,
+    /// Program output: columns, stamps, prefixes, tracebacks, key=value.
+    Data,
+    /// Blank, a lone word, a markdown heading: goes with its neighbours.
+    Neutral,
+}
+
+/// Layout no one types in a sentence: indentation, tables and progress
+/// bars, aligned columns, brackets and rules. Configs have it too.
+static LAYOUT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(concat!(
+        r"(?x)",
+        r"^(?:\s{2,}|\t)\S | \| | \t | \S\s{3,}\S",
+        r"| ^[\[\]{}<+=~]|^-{3,}|^\#\s|^\$\s|^%\s|^>>>",
+    ))
+});
+
+/// Lines only a running program prints: stamps, prompts, tracebacks, log
+/// levels, process listings.
+static EMITTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(concat!(
+        r"(?x)",
+        // a clock time or a date
+        r"(?:^|\D)\d{1,2}:\d{2}:\d{2}(?:\D|$) | (?:^|\D)\d{4}[-/]\d{2}[-/]\d{2}",
+        // user@host:~$ cmd, (venv) user@host
+        r"| ^\S+@\S+.*?[\$\#](?:\s|$) | ^\([\w.-]+\)\s+\S+@",
+        // a Python traceback and exceptions
+        r"| ^Traceback\b | ^\s*File\s\x22 | ^[A-Za-z_][\w.]*(?:Error|Exception|Warning)\b",
+        // log levels and glog prefixes
+        r"| ^(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL|TRACE)\b | ^[IWEF]\d{4}\s",
+        // pgrep -a / pidof style: a pid, then a program path
+        r"| ^\d+\s+/\S",
+        // a table or a progress bar
+        r"| \|",
+    ))
+});
+
+/// `key=value` and `key: value` with a code-shaped key: a config line, or a
+/// log's fields. Typed alone they are still the owner's ("bs=4").
+static PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(concat!(
+        r"(?x)",
+        r"^[A-Za-z_][\w.-]*=\S | \b[a-z_]+=\S+.*\b[a-z_]+=\S",
+        r"| ^[A-Za-z_]*[_.\d][\w.-]*:\s | ^[A-Za-z]+\w*:\s+-?[\d.]+\s*(?:[kKMG]i?B?|kB)?\s*$",
+    ))
+});
+
+/// Words that put the owner in the sentence.
+static VOICE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|we|our|us|you|your|here's|heres|here is|here are|this is|these are|below|above is|attached|pasted|what's|whats|why|how|can|could|should|would|please|thanks|ok|okay)\b",
+    )
+});
+
+fn shape(line: &str) -> Shape {
+    let t = line.trim_end();
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.is_empty() || is_heading(t) {
+        return Shape::Neutral;
+    }
+    if LAYOUT.is_match(t) || EMITTED.is_match(t) || PAIR.is_match(t) {
+        return Shape::Data;
+    }
+    if words.len() < 2 {
+        return Shape::Neutral;
+    }
+    let wordy = words
+        .iter()
+        .filter(|w| {
+            let core = w.trim_matches(|c: char| ",.;:!?\"'()".contains(c));
+            !core.is_empty() && core.chars().all(|c| c.is_alphabetic() || "'’-".contains(c))
+        })
+        .count();
+    // Settings are number-heavy too ("bs 4, seq 2048"); only a line with
+    // no word at all (a CSV row of numbers) is data by this test.
+    if wordy == 0 {
+        return Shape::Data;
+    }
+    if VOICE.is_match(t) || t.ends_with('?') {
+        Shape::Voiced
+    } else {
+        Shape::Words
+    }
+}
+
+/// `**free -h**`, `### nvidia-smi`, a fence: a label, not a sentence.
+fn is_heading(t: &str) -> bool {
+    let s = t.trim();
+    s.starts_with("```") || (s.starts_with("**") && s.ends_with("**")) || s.starts_with("##")
+}
+
+fn is_fence(t: &str) -> bool {
+    t.trim_start().starts_with("```")
+}
+
+/// A shell prompt with its command: the start of one command's output.
+static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+    // A bare `#` is also a comment or a column header (`# gpu pwr gtemp`),
+    // so it is a root prompt only before a command.
+    crate::extract::re(
+        r"^(?:\([\w.-]+\)\s+)?(?:\S+@\S+?(?::\S*)?\s*[\$\#]\s+\S|\$\s+\S|\#\s+(?:sudo\s+)?(?:nvidia-smi|free|ps|cat|top|htop|ollama|vllm|python3?|pip|docker|journalctl|dmesg|e?grep|pgrep|tail|head|uname|df|echo|watch|nvtop|torchrun|accelerate|deepspeed)\b)",
+    )
+});
+
+static PROMPT_ONLY: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"^(?:\([\w.-]+\)\s+)?\S+@\S+?(?::\S*)?\s*[\$\#]\s*$"));
+
+/// Split a turn into prose and pasted segments. A turn that is all one or
+/// the other is one segment, as it always was.
+pub fn segments(text: &str) -> Vec<Segment> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut shapes: Vec<Shape> = Vec::with_capacity(lines.len());
+    let mut in_fence = false;
+    for line in &lines {
+        if is_fence(line) {
+            in_fence = !in_fence;
+            shapes.push(Shape::Neutral);
+        } else if in_fence {
+            shapes.push(Shape::Data);
+        } else {
+            shapes.push(shape(line));
+        }
+    }
+    if !shapes.contains(&Shape::Data) {
+        return whole(text);
+    }
+    // Words before the first data line are prose; after it, only a voiced
+    // line is (a traceback's "During handling of the
+    // above exception, another exception occurred:" is the program's).
+    // After the paste only a voiced line is: programs end their output
+    // with unvoiced sentences too ("Checking cache directory for required
+    // files...").
+    let first = shapes.iter().position(|s| *s == Shape::Data).unwrap_or(0);
+    let source = |i: usize| -> Option<Source> {
+        match shapes[i] {
+            Shape::Neutral => None,
+            Shape::Data => Some(Source::Paste),
+            Shape::Voiced => Some(Source::Prose),
+            Shape::Words if i < first => Some(Source::Prose),
+            Shape::Words => Some(Source::Paste),
+        }
+    };
+    let mut out: Vec<Segment> = Vec::new();
+    let mut pending_neutral: Vec<&str> = Vec::new();
+    // A fence opens a new paste: two fenced blocks in a row are two pastes.
+    let mut fence_opened = false;
+    for (i, line) in lines.iter().enumerate() {
+        if is_fence(line) {
+            fence_opened = true;
+        }
+        let Some(src) = source(i) else {
+            pending_neutral.push(line);
+            continue;
+        };
+        let after_fence = std::mem::take(&mut fence_opened);
+        let starts_new = match out.last() {
+            None => true,
+            Some(seg) => {
+                seg.source != src
+                    || (src == Source::Paste && (PROMPT.is_match(line) || after_fence))
+            }
+        };
+        if starts_new {
+            // Neutral lines between two segments belong to the one after:
+            // "**nvidia-smi**" heads the table under it.
+            if let Some(seg) = out.last_mut()
+                && seg.source == src
+            {
+                push_lines(&mut seg.text, &pending_neutral);
+                pending_neutral.clear();
+            }
+            out.push(Segment {
+                source: src,
+                text: String::new(),
+            });
+        }
+        let seg = out.last_mut().expect("pushed above");
+        push_lines(&mut seg.text, &pending_neutral);
+        pending_neutral.clear();
+        push_lines(&mut seg.text, &[line]);
+    }
+    if let Some(seg) = out.last_mut() {
+        push_lines(&mut seg.text, &pending_neutral);
+    }
+    out.retain(|s| !s.text.trim().is_empty());
+    // A prompt with no output under it ("user@host:~$ " at the end) is
+    // part of the paste before it, not a paste of its own.
+    let mut merged: Vec<Segment> = Vec::with_capacity(out.len());
+    for seg in out {
+        let lone_prompt = seg.source == Source::Paste
+            && seg.text.trim().lines().count() == 1
+            && PROMPT_ONLY.is_match(seg.text.trim());
+        match merged.last_mut() {
+            Some(prev) if lone_prompt && prev.source == Source::Paste => {
+                prev.text.push('\n');
+                prev.text.push_str(&seg.text);
+            }
+            _ => merged.push(seg),
+        }
+    }
+    let out = merged;
+    if out.len() <= 1 {
+        return whole(text);
+    }
+    out
+}
+
+fn push_lines(buf: &mut String, lines: &[&str]) {
+    for l in lines {
+        if is_fence(l) {
+            continue;
+        }
+        if !buf.is_empty() {
+            buf.push('\n');
+        }
+        buf.push_str(l);
+    }
+}
+
+fn whole(text: &str) -> Vec<Segment> {
+    vec![Segment {
+        source: Source::Paste,
+        text: text.to_string(),
+    }]
+}
+
+/// Is this text, as a whole, what a program printed (several lines, most of
+/// them stamped, prefixed, tabulated or a traceback)? Config pairs alone
+/// are not: "lora_r: 16" typed on two lines is still a setting.
+pub fn printed(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let hits = lines
+        .iter()
+        .filter(|l| EMITTED.is_match(l.trim_end()))
+        .count();
+    let prompted = lines.first().is_some_and(|l| PROMPT.is_match(l));
+    lines.len() >= 2 && (prompted || hits * 2 >= lines.len())
+}
+
+/// Prefixes a carrier adds to every line: journald (`May 19 08:08:41 host
+/// ollama[1995]: `), docker compose (`ollama-1  | `), torchrun
+/// (`[rank4]: `) or a launcher's host (`worker-0: `).
+static CARRIER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(concat!(
+        r"^(?:>\s?)?(?:[A-Z][a-z]{2}\s+\d{1,2}\s\d\d:\d\d:\d\d\s(?:<[^>]+>|\S+)\s[\w.@/-]+(?:\[\d+\])?:\s",
+        r"|[\w.-]+\s+\|\s|\[(?:rank|default)\d+\]:\s?|>\s)",
+    ))
+});
+static HOST: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"^([\w.-]+):\s\S"));
+
+/// The paste without the prefixes a carrier put on its lines, so the
+/// reader of what the program printed sees it as printed.
+pub fn unwrap_carrier(text: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() < 2 {
+        return text.into();
+    }
+    let carried = lines.iter().filter(|l| CARRIER.is_match(l)).count();
+    if carried * 5 >= lines.len() * 3 {
+        return text
+            .lines()
+            .map(|l| CARRIER.replace(l, "").into_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into();
+    }
+    // One launcher host on (nearly) every line.
+    let first_host = HOST.captures(lines[0]).map(|c| c[1].to_string());
+    if let Some(host) = first_host
+        && host
+            .chars()
+            .any(|c| c.is_ascii_digit() || c == '-' || c == '.')
+        && lines
+            .iter()
+            .filter(|l| HOST.captures(l).is_some_and(|c| c[1] == *host))
+            .count()
+            * 5
+            >= lines.len() * 4
+    {
+        let prefix = format!("{host}: ");
+        return text
+            .lines()
+            .map(|l| l.strip_prefix(&prefix).unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into();
+    }
+    text.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(Source, String)> {
+        segments(text)
+            .into_iter()
+            .map(|s| (s.source, s.text.lines().next().unwrap_or("").to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn words_then_a_traceback_are_two_segments() {
+        let t = "It died at step 40, here's the error:\nTraceback (most recent call last):\n  File \"train.py\", line 10, in <module>\n    trainer.train()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.";
+        let k = kinds(t);
+        assert_eq!(k.len(), 2, "{k:?}");
+        assert_eq!(k[0].0, Source::Prose);
+        assert_eq!(
+            k[1],
+            (Source::Paste, "Traceback (most recent call last):".into())
+        );
+    }
+
+    #[test]
+    fn a_question_then_ps_lines() {
+        let t = "What's using my memory?\nUSER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nroot        1234  0.0  0.1  12345  6789 ?        Ss   10:00   0:01 /usr/bin/ollama serve";
+        let k = kinds(t);
+        assert_eq!(k.len(), 2, "{k:?}");
+        assert_eq!(k[0].0, Source::Prose);
+        assert_eq!(k[1].0, Source::Paste);
+    }
+
+    #[test]
+    fn a_traceback_keeps_its_own_sentences() {
+        let t = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\nDuring handling of the above exception, another exception occurred:\nTraceback (most recent call last):\n  File \"b.py\", line 2, in <module>\ntorch.OutOfMemoryError: CUDA out of memory.";
+        assert_eq!(segments(t).len(), 1);
+    }
+
+    #[test]
+    fn prompts_split_two_command_outputs() {
+        let t = "$ free -g\n               total        used        free      shared  buff/cache   available\nMem:             119          12          90           0          17         106\n$ nvidia-smi\n+-----------------------------------------------------------------------------+\n| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0     |";
+        let k = kinds(t);
+        assert_eq!(k.len(), 2, "{k:?}");
+        let t2 = format!("here you go\n{t}");
+        let k2 = kinds(&t2);
+        assert_eq!(k2.len(), 3, "{k2:?}");
+        assert_eq!(k2[1].1, "$ free -g");
+        assert_eq!(k2[2].1, "$ nvidia-smi");
+    }
+
+    #[test]
+    fn fenced_blocks_and_prose_between_them() {
+        let t = "```bash\nvllm serve /model --gpu-memory-utilization 0.9\n```\nthe model is InternVL2-8B, after the server started my gpu memory usage is low:\n```\n| NVIDIA-SMI 535.104.05 |\n```";
+        let k = kinds(t);
+        assert_eq!(k.len(), 3, "{k:?}");
+        assert_eq!(k[0].0, Source::Paste);
+        assert_eq!(k[1].0, Source::Prose);
+        assert_eq!(k[2].0, Source::Paste);
+    }
+
+    #[test]
+    fn all_words_or_all_paste_is_one_segment() {
+        assert_eq!(segments("qwen 7b lora\nbatch 4, packing 2048").len(), 1);
+        assert_eq!(segments("Mem:  119  12  90\nSwap:  0  0  0").len(), 1);
+    }
+
+    #[test]
+    fn carriers_are_unwrapped() {
+        let journal = "May 19 08:08:41 box ollama[1995]: time=2025-05-19T08:08:41 level=INFO msg=a\nMay 19 08:08:42 box ollama[1995]: time=2025-05-19T08:08:42 level=INFO msg=b";
+        assert!(unwrap_carrier(journal).starts_with("time=2025-05-19T08:08:41"));
+        let compose = "ollama-1  | time=2025 level=INFO\nollama-1  | time=2026 level=INFO";
+        assert!(unwrap_carrier(compose).starts_with("time=2025"));
+        let rank = "[rank4]: Traceback (most recent call last):\n[rank4]:   File \"a.py\"";
+        assert!(unwrap_carrier(rank).starts_with("Traceback"));
+        let host = "worker-0: [2024-01-01] loss 2\nworker-0: [2024-01-01] loss 1";
+        assert!(unwrap_carrier(host).starts_with("[2024"));
+        // YAML keys differ line to line: not a carrier.
+        let yaml = "model: qwen\nbatch: 2";
+        assert_eq!(unwrap_carrier(yaml), yaml);
+    }
+
+    #[test]
+    fn printed_output_versus_typed_pairs() {
+        assert!(printed(
+            "time=2025-05-19T08:08:41 level=INFO\ntime=2025-05-19T08:08:42 level=INFO"
+        ));
+        assert!(!printed("lora_r: 16\nper_device_train_batch_size: 2"));
+        assert!(!printed("INFO only one line"));
+    }
+
+    #[test]
+    fn line_shapes() {
+        assert_eq!(
+            shape("[rank4]: torch.OutOfMemoryError: CUDA out of memory"),
+            Shape::Data
+        );
+        assert_eq!(
+            shape("time=2025-05-19T08:08:41 level=INFO msg=\"x\""),
+            Shape::Data
+        );
+        assert_eq!(shape("load_in_4bit: true"), Shape::Data);
+        assert_eq!(shape("MemTotal:       130522564 kB"), Shape::Data);
+        assert_eq!(shape("{'loss': 1.23, 'epoch': 0.1}"), Shape::Data);
+        assert_eq!(shape("so it crashed again, here's the log:"), Shape::Voiced);
+        assert_eq!(shape("Killed"), Shape::Neutral);
+        assert_eq!(shape("**nvidia-smi**"), Shape::Neutral);
+        assert_eq!(shape("batch 4, qlora, packing 2048"), Shape::Words);
+    }
+}

@@ -301,14 +301,36 @@ pub fn absorb_words(
         .iter()
         .filter_map(|s| crate::calc::runtime::find(&s.text, k))
         .any(|key| key != "hf");
-    for sentence in sentences(text) {
+    // Corrections can cross a sentence end ("batch 16... actually make it
+    // 8"), so the words are made canonical before they are split.
+    let canonical_text = crate::extract::owner_words::canonical(text);
+    for sentence in sentences(&canonical_text) {
         // A sentence about an inference server ("the model is InternVL2-8B,
         // after the server started …") names the server's model and
         // settings, not the run's.
         if about_server(&sentence.text) {
             continue;
         }
-        let mut found_here = extract(&sentence.text, k);
+        let canon = &sentence.text;
+        let mut found_here = match crate::extract::owner_words::split_correction(canon) {
+            // The settings after the correction replace the same ones before.
+            Some((before, after)) => {
+                let later = extract(&after, k);
+                let mut all: Vec<Found> = extract(&before, k)
+                    .into_iter()
+                    .filter(|f| !later.iter().any(|l| same_kind(&l.slot, &f.slot)))
+                    .collect();
+                all.extend(later);
+                all
+            }
+            None => extract(canon, k),
+        };
+        // "is lora worse for quality?", "does bf16 lose accuracy?": a
+        // question about quality or speed names a value without asking
+        // what it would take in memory.
+        if sentence.intent != Intent::Statement && not_about_memory(&sentence.text) {
+            found_here.retain(|f| matches!(f.slot, Slot::Solve(_) | Slot::TensorParallel));
+        }
         // A huggingface.co link names a model, not the trainer stack.
         let hf_link = sentence
             .text
@@ -317,7 +339,10 @@ pub fn absorb_words(
         if specific_stack || hf_link {
             found_here.retain(|f| !matches!(&f.slot, Slot::Framework(key) if key == "hf"));
         }
-        if let Some(r) = relative(&sentence.text, &session.facts) {
+        // "double the batch to 8" names its value: the number wins.
+        if let Some(r) = relative(&sentence.text, &session.facts)
+            && !found_here.iter().any(|f| same_kind(&f.slot, &r.slot))
+        {
             found_here.push(r);
         }
         for found in found_here {
@@ -376,6 +401,26 @@ static TRAINING_TALK: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:train\w*|fine-?tun\w*|finetun\w*|lora|qlora|sft|dpo|grpo|my run|the run|trainer|epochs?)\b",
     )
 });
+
+static QUALITY_OR_SPEED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:any good|good at|better|worse|quality|accura\w*|converge\w*|faster|slower|speed|how fast|slow\w*|difference|differ|what does|what is|what's the|why|support\w*|learning rate|lose|loses|help)\b",
+    )
+});
+static MEMORY_TALK: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:fit|fits|memory|oom|need|needs|budget|room|gb|gib|under|over|headroom|peak|what if|how about|suppose|can i|could i|should i|switch|use)\b",
+    )
+});
+
+/// A question about quality, speed or meaning, not about memory.
+fn not_about_memory(sentence: &str) -> bool {
+    QUALITY_OR_SPEED.is_match(sentence) && !MEMORY_TALK.is_match(sentence)
+}
+
+fn same_kind(a: &Slot, b: &Slot) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+}
 
 /// Is this sentence about an inference server and not about the run?
 fn about_server(sentence: &str) -> bool {

@@ -13,6 +13,7 @@ pub mod ollama_log;
 pub mod ollama_ps;
 pub mod oom;
 pub mod oom_figures;
+pub mod owner_words;
 pub mod paths;
 pub mod ps;
 pub mod rate_change;

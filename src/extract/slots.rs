@@ -67,34 +67,42 @@ pub struct Found {
 
 static METHOD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params)|fft)\b",
+        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params)|fft|finetuning_type\s*[:=]\s*full|go\s+full|all\s+(?:the\s+)?weights|no\s+adapters?)\b",
     )
 });
+static LORA_QUALIFIER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\s*[-_]?\s*(?:rank|r\b|alpha|dropout|targets?|target_modules|adapter rank)")
+});
 static DTYPE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(bf16|bfloat16|fp16|float16|fp32|float32|fp8|int8|int4|nf4|nvfp4|mxfp4)\b")
+    re(
+        r"(?i)\b(bf\s?16|bfloat16|fp\s?16|float16|fp\s?32|float32|fp8|int8|int4|nf4|nvfp4|mxfp4|single[\s-]precision|full[\s-]precision)\b",
+    )
 });
 static BATCH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:per_device_train_batch_size|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bs)\s*(?:=|:|of|is|to)?\s*(\d+)\b",
+        r"(?i)(?:\b|--)(?:per_device_train_batch_size|train_micro_batch_size_per_gpu|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bs|mbs)\s*(?:=|:|of|is|to|was|at)?\s*(\d+)\b",
     )
 });
 static PACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|max_seq_length|max_seq_len|max_length|sequence_len|cutoff_len|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|block_size|context(?:[\s_-]?length)?|ctx)\s*(?:=|:|of|is|to|at)?\s*(\d[\d,_]*)(\s*k)?\b",
+        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|(?:model_)?max_seq_length|max_seq_len|(?:model_)?max[\s_]length|sequence_len|cutoff_len|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|block_size|context(?:[\s_-]?len(?:gth)?)?|ctx(?:[\s_-]?len(?:gth)?)?|pack(?:ed|ing)?(?:\s+(?:sequences|samples|them|it))?)\s*(?:=|:|of|is|(?:down\s+|up\s+)?to|at|was)?\s*(\d[\d,_]*)(\s*k)?\b",
     )
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(adafactor|paged[\s_-]?adamw?[\s_-]?(?:8|32)[\s_-]?bit|adamw?[\s_-]?(?:bnb[_-]?)?8[\s_-]?bit|(?:bnb[\s_-]?)?8[\s_-]?bit[\s_-]?adamw?|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
+        r"(?i)\b(adafactor|paged[\s_-]?adamw?[\s_-]?(?:8|32)[\s_-]?bit|paged[\s_-]?(?:8|32)[\s_-]?bit[\s_-]?adamw?|adamw?[\s_-]?(?:bnb[_-]?)?8[\s_-]?bit|(?:bnb[\s_-]?)?8[\s_-]?bit[\s_-]?adamw?|adamw(?:_torch(?:_fused)?)?|adam|sgd)\b",
     )
 });
 static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(no|without)?\s*(?:gradient|grad)[\s_-]?checkpointing\b(?:\s*(?:=|:|is)?\s*(on|off|true|false|yes|no|enabled|disabled)\b)?",
+        r#"(?i)\b(no|without|turn\s+off|switch\s+off|disable|disabled|turn\s+on|switch\s+on|enable|enabled)?\s*(?:use_)?(?:(?:gradient|grad|activation)[\s_-]?)?(?:checkpointing|ckpt)\b(?:\s*(?:=|:|is)?\s*["']?(on|off|true|false|yes|no|enabled|disabled|unsloth)\b)?"#,
     )
 });
-static RANK: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)(?:\b(?:lora[\s_-]?)?rank\s*(?:=|:|of|is)?\s*|\br\s*=\s*)(\d+)\b"));
+static RANK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:\b(?:lora[\s_-]?|adapter[\s_-]+)?rank\s*(?:=|:|of|is|to)?\s*|\blora[\s_-]?r\s*(?:=|:)?\s*|\blora_r\s*|\br\s*[=:]\s*)(\d+)\b",
+    )
+});
 static TARGETS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear)|(attention[\s-]only|only (?:the )?attention|attn[\s-]only)|((?:q|k|v|o|gate|up|down)_proj(?:\s*(?:,|and|\+)\s*(?:q|k|v|o|gate|up|down)_proj)*))",
@@ -309,7 +317,19 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         push(Slot::Params(p), &c[0]);
     }
 
-    if let Some(c) = METHOD.captures(text) {
+    // "lora rank 64", "lora dropout": LoRA names the setting there, not
+    // the method (the run may be QLoRA).
+    let qualifies = |c: &regex::Captures| {
+        let after = &text[c.get(0).map_or(0, |m| m.end())..];
+        c[1].eq_ignore_ascii_case("lora") && LORA_QUALIFIER.is_match(after)
+    };
+    let method = METHOD.captures_iter(text).find(|c| !qualifies(c));
+    let qualifier_lora = METHOD
+        .captures_iter(text)
+        .find(|c| qualifies(c))
+        .map(|c| c[0].to_string());
+    let mut qlora = false;
+    if let Some(c) = method {
         let word = c[1].to_ascii_lowercase().replace('-', "");
         let method = if word == "qlora" {
             Method::Qlora
@@ -318,12 +338,22 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         } else {
             Method::Full
         };
+        qlora = method == Method::Qlora;
         push(Slot::Method(method), &c[0]);
     }
-    if let Some(c) = DTYPE.captures(text)
-        && let Some(d) = Dtype::parse(&c[1])
-    {
-        push(Slot::Dtype(d), &c[0]);
+    if let Some(c) = DTYPE.captures(text) {
+        let word = c[1].to_ascii_lowercase().replace([' ', '-'], "");
+        let word = if word.ends_with("precision") {
+            "fp32".to_string()
+        } else {
+            word
+        };
+        // QLoRA's nf4 is how the base is stored, not the compute dtype.
+        if let Some(d) = Dtype::parse(&word)
+            && !(qlora && matches!(d, Dtype::Nf4 | Dtype::Int4))
+        {
+            push(Slot::Dtype(d), &c[0]);
+        }
     }
     if let Some(c) = BATCH.captures(text)
         && let Some(b) = number(&c[1])
@@ -361,7 +391,10 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         }
     }
     if let Some(c) = CHECKPOINTING.captures(text) {
-        let negated = c.get(1).is_some();
+        let negated = c.get(1).is_some_and(|w| {
+            let w = w.as_str().to_ascii_lowercase();
+            w == "no" || w == "without" || w.contains("off") || w.starts_with("disable")
+        });
         let off = c.get(2).is_some_and(|v| {
             matches!(
                 v.as_str().to_ascii_lowercase().as_str(),
@@ -491,6 +524,22 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         if let Some(t) = targets {
             push(Slot::LoraTargets(t), &c[0]);
         }
+    }
+    // "LoRA r=16, bf16, bs 4 …" describes a LoRA run; "lora rank 64" alone
+    // only its rank.
+    if let Some(words) = qualifier_lora
+        && !out.iter().any(|f| matches!(f.slot, Slot::Method(_)))
+        && out.iter().any(|f| {
+            !matches!(
+                f.slot,
+                Slot::LoraRank(_) | Slot::LoraDropout(_) | Slot::LoraTargets(_)
+            )
+        })
+    {
+        out.push(Found {
+            slot: Slot::Method(Method::Lora),
+            words,
+        });
     }
     out
 }

@@ -12,6 +12,7 @@ mod log_formats;
 mod no_spawn;
 mod one_screen;
 mod oom_pool;
+mod paraphrases;
 mod plan_cli;
 mod properties;
 mod pty;

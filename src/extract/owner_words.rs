@@ -1,0 +1,372 @@
+//! The owner's sentence in the forms the slot patterns read: typos of the
+//! domain's words repaired, number words and "4k" as digits, number-first
+//! settings ("8192 seq len", "4 batch") turned round, and self-corrections
+//! ("batch 8, no wait, 4") and negations ("not qlora, plain lora") resolved
+//! to what the owner settled on. Each rewrite is one rule with its reason.
+
+use regex::{Captures, Regex};
+use std::sync::LazyLock;
+
+/// The domain's words, for typo repair. A word close to one of these and
+/// not itself an English word is taken as a slip of the keyboard.
+const VOCABULARY: &[&str] = &[
+    "lora",
+    "qlora",
+    "batch",
+    "packing",
+    "length",
+    "rank",
+    "adafactor",
+    "gradient",
+    "checkpointing",
+    "float16",
+    "bfloat16",
+    "float32",
+    "mistral",
+    "mixtral",
+    "llama",
+    "gemma",
+    "context",
+    "sequence",
+    "optimizer",
+    "precision",
+];
+
+/// English words one edit from a vocabulary word: never "repaired".
+const ENGLISH: &[&str] = &["bath", "lord", "lira", "bank", "tank", "rack", "sequences"];
+
+fn repair(word: &str) -> Option<&'static str> {
+    let lower = word.to_ascii_lowercase();
+    if lower.len() < 4 || VOCABULARY.contains(&lower.as_str()) || ENGLISH.contains(&lower.as_str())
+    {
+        return None;
+    }
+    let limit = if lower.len() >= 7 { 2 } else { 1 };
+    // A name with digits ("gemma3", "qwen2") is only compared with the
+    // vocabulary's own digit words ("flaot16" → "float16").
+    let digits = lower.chars().any(|c| c.is_ascii_digit());
+    VOCABULARY
+        .iter()
+        .filter(|v| v.chars().any(|c| c.is_ascii_digit()) == digits)
+        .map(|v| (strsim::damerau_levenshtein(&lower, v), *v))
+        .filter(|(d, v)| *d <= limit && v.len().abs_diff(lower.len()) <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, v)| v)
+}
+
+static WORD: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"[A-Za-z][A-Za-z0-9]*"));
+
+fn typos(text: &str) -> String {
+    let fixed = WORD.replace_all(text, |c: &Captures| {
+        repair(&c[0]).map_or_else(|| c[0].to_string(), str::to_string)
+    });
+    // Two slips the edit distance cannot tell from English or a name.
+    let fixed = BATH.replace_all(&fixed, "batch size");
+    LAMMA.replace_all(&fixed, "llama").into_owned()
+}
+static BATH: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?i)\bbath\s+size\b"));
+static LAMMA: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?i)\blamma\b"));
+
+const NUMBER_WORDS: &[(&str, &str)] = &[
+    ("one", "1"),
+    ("two", "2"),
+    ("three", "3"),
+    ("four", "4"),
+    ("six", "6"),
+    ("eight", "8"),
+    ("sixteen", "16"),
+    ("thirty-two", "32"),
+    ("thirty two", "32"),
+    ("sixty-four", "64"),
+    ("sixty four", "64"),
+];
+
+static NUMBER_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(batch(?:\s*size)?(?:\s+of)?|rank|r|bs)\s+(one|two|three|four|six|eight|sixteen|thirty[- ]two|sixty[- ]four)\b",
+    )
+});
+
+fn number_words(text: &str) -> String {
+    NUMBER_WORD
+        .replace_all(text, |c: &Captures| {
+            let w = c[2].to_ascii_lowercase();
+            let n = NUMBER_WORDS
+                .iter()
+                .find(|(word, _)| *word == w)
+                .map_or(w.as_str(), |(_, n)| n);
+            format!("{} {n}", &c[1])
+        })
+        .into_owned()
+}
+
+/// "4k", "16K": thousands of tokens as the powers of two owners mean.
+static KILO: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(1|2|4|8|16|32|64|128|256)\s?k\b"));
+
+fn kilo(text: &str) -> String {
+    KILO.replace_all(text, |c: &Captures| {
+        let n: u64 = c[1].parse().unwrap_or(0);
+        (n * 1024).to_string()
+    })
+    .into_owned()
+}
+
+/// "8192 seq len", "4096 token packing", "2048 tokens per sequence",
+/// "4 batch", "4 sequences per micro-batch": the number before its name.
+static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?[\s_-]*len(?:gth)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]+tokens?(?:\s+per\s+(?:sequence|sample|example|row))?\b",
+    )
+});
+static NUMBER_FIRST_BATCH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)(^|[^=:\w.])(\d{1,3})\s+(?:batch(?:\s*size)?|bs)\b(\s*[=:]?\s*\d?)|\b(\d{1,3})\s+(?:sequences|samples|examples)\s+per\s+(?:micro[\s-]?batch|batch|step|device|gpu)\b",
+    )
+});
+/// "at 4096" after a batch or a method: the packing, unless a unit follows.
+static AT_LENGTH: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\bat\s+(\d{3,6})(\s*[a-z°%]*)(?:[^\d\-:/.]|$)"));
+
+fn number_first(text: &str) -> String {
+    let t = NUMBER_FIRST_PACK.replace_all(text, |c: &Captures| {
+        format!(
+            "packing {}",
+            c.get(1).or(c.get(2)).map_or("", |m| m.as_str())
+        )
+    });
+    let t = NUMBER_FIRST_BATCH.replace_all(&t, |c: &Captures| {
+        if let Some(n) = c.get(4) {
+            return format!("batch {}", n.as_str());
+        }
+        // "r=16 bs=2": the 16 is the rank's, and bs has its own value.
+        let tail = c.get(3).map_or("", |m| m.as_str());
+        if tail.contains(['=', ':']) || tail.chars().any(|ch| ch.is_ascii_digit()) {
+            return c[0].to_string();
+        }
+        format!("{}batch {}{tail}", &c[1], &c[2])
+    });
+    AT_LENGTH
+        .replace_all(&t, |c: &Captures| {
+            let unit = c[2].trim().to_ascii_lowercase();
+            let plain = unit.is_empty() || unit == "tokens" || unit == "fit";
+            if plain && !t.to_ascii_lowercase().contains("pack") {
+                let end = &c[0][c[1].len() + c[2].len() + c[0].find(&c[1]).unwrap_or(0)..];
+                format!("at packing {}{}{end}", &c[1], &c[2])
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned()
+}
+
+/// "X, no wait, Y", "X — sorry, I meant Y", "X... actually make it Y":
+/// the owner's second word replaces the first. A bare number after the
+/// marker corrects the number before it; anything else replaces the clause.
+static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)([^,;]*?)\s*(?:[,;]|\.\.\.|…|—|–|--|-)?\s*\b(?:no,?\s+wait\b|no,|no\s|sorry\b|oops\b|actually\b,?(?:\s+scratch\s+that\b)?|scratch\s+that\b|i\s+meant\b|or\s+rather\b)[,:\s]*(?:make\s+(?:it|that)\s+|i\s+meant\s+|go\s+with\s+)?",
+    )
+});
+static LEADING_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"^(\d[\d,_]*)\b"));
+static LAST_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"\d[\d,_]*(?:\D*)$"));
+
+fn corrections(text: &str) -> String {
+    let mut t = text.to_string();
+    // One correction at a time, leftmost first, until none is left.
+    for _ in 0..4 {
+        // A bare "no " corrects only a number ("rank 32, no 16"); "qlora,
+        // no checkpointing" is a negation, read by the checkpointing rule.
+        let found = CORRECTION.captures_iter(&t).find(|c| {
+            let whole = c.get(0).expect("match");
+            let marker = whole.as_str()[c.get(1).map_or(0, |m| m.len())..].to_ascii_lowercase();
+            let bare_no = marker
+                .trim_start_matches([',', ';', ' ', '-', '—', '–', '.', '…'])
+                .trim()
+                == "no";
+            !bare_no || t[whole.end()..].starts_with(|ch: char| ch.is_ascii_digit())
+        });
+        let Some(c) = found else {
+            break;
+        };
+        let whole = c.get(0).expect("match");
+        let before = c.get(1).map_or("", |m| m.as_str()).to_string();
+        let after = &t[whole.end()..];
+        let replaced = if let Some(n) = LEADING_NUMBER.captures(after) {
+            match LAST_NUMBER.find(&before) {
+                Some(m) => {
+                    let tail = &before[m.start()..];
+                    let digits =
+                        tail.find(|ch: char| !ch.is_ascii_digit() && ch != ',' && ch != '_');
+                    let rest = digits.map_or("", |i| &tail[i..]);
+                    format!(
+                        "{}{}{}{}",
+                        &t[..whole.start()],
+                        &before[..m.start()],
+                        &n[1],
+                        format_args!("{rest}{}", &after[n[0].len()..])
+                    )
+                }
+                None => format!("{}{}", &t[..whole.start()], after),
+            }
+        } else {
+            // A value after the marker is merged by `split_correction`.
+            break;
+        };
+        if replaced == t {
+            break;
+        }
+        t = replaced;
+    }
+    t
+}
+
+/// "not qlora, plain lora", "qwen3 8b instead of qwen2.5 7b", "switch from
+/// lora to qlora", "drop qlora and go full": the negated value is dropped.
+static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
+    )
+});
+
+fn negations(text: &str) -> String {
+    NEGATED
+        .replace_all(text, |c: &Captures| {
+            c.get(1).map_or("", |m| m.as_str()).to_string()
+        })
+        .into_owned()
+}
+
+/// "4-bit lora", "bnb 4bit + lora", `load_in_4bit: true` with LoRA: QLoRA.
+static FOUR_BIT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:4[\s-]?bit|bnb[\s_-]?4[\s_-]?bit|load_in_4bit\s*[:=]\s*true|nf4)\b",
+    )
+});
+static PLAIN_LORA: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?i)\blora\b"));
+
+fn four_bit_lora(text: &str) -> String {
+    if FOUR_BIT.is_match(text) && PLAIN_LORA.is_match(text) {
+        PLAIN_LORA.replace(text, "qlora").into_owned()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A sentence with a correction in it ("lora, no wait, qlora", "batch 4
+/// pack 2048 — actually batch 2"): the words before the marker and the
+/// words after, whose settings replace the same settings before.
+pub fn split_correction(sentence: &str) -> Option<(String, String)> {
+    let c = CORRECTION.captures_iter(sentence).find(|c| {
+        let whole = c.get(0).expect("match");
+        let marker = whole.as_str()[c.get(1).map_or(0, |m| m.len())..].to_ascii_lowercase();
+        marker
+            .trim_start_matches([',', ';', ' ', '-', '—', '–', '.', '…'])
+            .trim()
+            != "no"
+    })?;
+    let whole = c.get(0)?;
+    let before = sentence[..whole.start()].to_string() + c.get(1).map_or("", |m| m.as_str());
+    let after = sentence[whole.end()..].to_string();
+    (!after.trim().is_empty()).then_some((before, after))
+}
+
+/// The sentence in the forms the slot patterns read.
+pub fn canonical(sentence: &str) -> String {
+    let t = typos(sentence);
+    let t = number_words(&t);
+    let t = kilo(&t);
+    let t = number_first(&t);
+    let t = negations(&t);
+    let t = corrections(&t);
+    four_bit_lora(&t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+
+    #[test]
+    fn typos_of_the_domains_words() {
+        assert_eq!(canonical("use lroa"), "use lora");
+        assert_eq!(canonical("go qlroa"), "go qlora");
+        assert_eq!(canonical("bacth 4"), "batch 4");
+        assert_eq!(canonical("bath size 2"), "batch size 2");
+        assert_eq!(canonical("pakcing 4096"), "packing 4096");
+        assert_eq!(canonical("switch to adafacter"), "switch to adafactor");
+        // English words stay.
+        assert_eq!(canonical("take a bath"), "take a bath");
+    }
+
+    #[test]
+    fn numbers_in_words_and_thousands() {
+        assert_eq!(canonical("batch size two"), "batch size 2");
+        assert_eq!(canonical("4k context"), "packing 4096");
+        assert_eq!(canonical("1k ctx"), "packing 1024");
+        assert_eq!(canonical("seq_len=4k"), "seq_len=4096");
+    }
+
+    #[test]
+    fn number_first_settings() {
+        assert_eq!(canonical("8192 seq len"), "packing 8192");
+        assert_eq!(canonical("2048 tokens per sequence"), "packing 2048");
+        assert_eq!(canonical("let's do 4 batch"), "let's do batch 4");
+        assert_eq!(canonical("4 sequences per micro-batch"), "batch 4");
+    }
+
+    #[test]
+    fn the_owner_corrects_themself() {
+        assert_eq!(canonical("batch 8, no wait, 4"), "batch 4");
+        assert_eq!(canonical("pack 4096 — sorry, 2048"), "pack 2048");
+        assert_eq!(
+            canonical("batch size 16... actually make it 8"),
+            "batch size 8"
+        );
+        assert_eq!(canonical("lora rank 32, no 16"), "lora rank 16");
+        assert_eq!(canonical("8k ctx, no, 4k"), "packing 4096");
+        let split = |t: &str| {
+            super::split_correction(t).map(|(b, a)| (b.trim().to_string(), a.trim().to_string()))
+        };
+        assert_eq!(
+            split("fp16, no, bf16"),
+            Some(("fp16".into(), "bf16".into()))
+        );
+        assert_eq!(
+            split("lora, no wait, qlora"),
+            Some(("lora".into(), "qlora".into()))
+        );
+        assert_eq!(
+            split("batch 4 pack 2048 — actually batch 2"),
+            Some(("batch 4 pack 2048".into(), "batch 2".into()))
+        );
+        assert_eq!(split("qlora, no checkpointing"), None);
+    }
+
+    #[test]
+    fn at_a_length_versus_at_a_date() {
+        assert_eq!(
+            canonical("qlora with batch 2 at 4k fit?"),
+            "qlora with batch 2 at packing 4096 fit?"
+        );
+        assert_eq!(
+            canonical("the run started at 2026-11-29 09:00"),
+            "the run started at 2026-11-29 09:00"
+        );
+        assert_eq!(
+            canonical("it throttles at 1500 MHz"),
+            "it throttles at 1500 MHz"
+        );
+    }
+
+    #[test]
+    fn negated_values_drop_out() {
+        assert_eq!(canonical("not qlora, plain lora"), "plain lora");
+        assert_eq!(
+            canonical("actually make that qwen3 8b instead of qwen2.5 7b"),
+            "actually make that qwen3 8b "
+        );
+        assert_eq!(canonical("switch from lora to qlora"), "switch to qlora");
+        assert_eq!(canonical("drop qlora and go full"), "go full");
+        assert_eq!(canonical("4-bit lora"), "4-bit qlora");
+    }
+}

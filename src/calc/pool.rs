@@ -159,6 +159,13 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
             ProcessKind::VllmEngine if has_vllm_server => {
                 (Recommendation::Keep, String::new(), String::new())
             }
+            // A trainer in the listing may be the very run being planned:
+            // never proposed for stopping; the owner knows which it is.
+            ProcessKind::Trainer => (
+                Recommendation::Keep,
+                "a training process: it may be the run you are planning, so I never propose stopping it. If it is another job, it competes for the same pool with no cap, and only you can tell which it is".to_string(),
+                "a trainer: yours?".to_string(),
+            ),
             _ if v.heavy => (
                 Recommendation::Stop,
                 match v.cap_fraction {
@@ -167,7 +174,6 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                         plain(f),
                         plain(near)
                     ),
-                    None if v.process.kind == ProcessKind::Trainer => "an uncapped trainer is a heavy job: stop it before yours (if it is the run you are planning, it is the one to keep)".to_string(),
                     None if v.process.kind == ProcessKind::OllamaServer && !has_ollama_runner => "no model is loaded (no Ollama runner in the listing), so it holds little now; but it loads a model with no cap on the next request, so stop it, or make sure nothing calls it, before a long or full-pool run (`ollama ps` shows what it has loaded)".to_string(),
                     None => "uncapped: it can grow into the memory your run needs and evict its pages silently, so stop it before a long or full-pool run".to_string(),
                 },
@@ -178,7 +184,6 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
                         format!("no flag: vLLM's default {} ≥ {}", plain(f), plain(near))
                     }
                     Some(f) => format!("cap {} ≥ {}", plain(f), plain(near)),
-                    None if v.process.kind == ProcessKind::Trainer => "uncapped trainer".to_string(),
                     None if v.process.kind == ProcessKind::OllamaServer && !has_ollama_runner => {
                         "no model is loaded; loads uncapped".to_string()
                     }

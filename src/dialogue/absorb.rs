@@ -105,6 +105,8 @@ pub struct Absorbed {
     pub no_free_now: bool,
     /// The turn was words and pastes together (a yes inside it is no answer).
     pub mixed: bool,
+    /// The owner said an inference server failed (not the training run).
+    pub server_oom: bool,
     /// Pastes no reader knows, by their first line: said so, nothing taken.
     pub unread: Vec<String>,
     /// Pastes in a mixed turn that looked like a kind but could not be read;
@@ -113,6 +115,21 @@ pub struct Absorbed {
 }
 
 impl Absorbed {
+    /// Did a paste in this turn give a reading?
+    pub fn read_a_paste(&self) -> bool {
+        self.procs
+            || self.ollama
+            || self.vllm_log
+            || self.evidence.is_some()
+            || self.oom.is_some()
+            || self.trainer_memory.is_some()
+            || self.thermal
+            || self
+                .updates
+                .iter()
+                .any(|u| u.slot == crate::dialogue::facts::SlotName::Free)
+    }
+
     /// Nothing in the turn was understood: no setting, request, report,
     /// answer or reading.
     fn found_nothing(&self) -> bool {
@@ -132,6 +149,7 @@ impl Absorbed {
             && !self.vllm_log
             && !self.stray_answer
             && !self.tensor_parallel
+            && !self.server_oom
     }
 
     /// Did the turn change the run the plan is for?

@@ -180,6 +180,14 @@ fn compose(
     if let Some(e) = &a.evidence {
         reply.blocks.extend(evidence_blocks(e, k));
     }
+    let server_log_read = a.vllm_log
+        || matches!(
+            a.evidence,
+            Some(crate::dialogue::absorb::Evidence::OllamaLog(_))
+        );
+    if a.server_oom && !server_log_read {
+        reply.push(Block::Text(SERVER_FAILED.into()));
+    }
     for why in &a.refused {
         reply.push(Block::Text(format!(
             "I did not take {why}; the run keeps what it had."
@@ -232,8 +240,12 @@ fn compose(
         .words
         .as_deref()
         .and_then(crate::extract::share::share_question);
+    // "What's using my memory?" above a `ps aux` is answered by reading
+    // the paste, not by the stock explainer.
+    let paste_answers = a.mixed && a.read_a_paste();
     if let Some(words) = &a.words
         && share.is_none()
+        && !paste_answers
         && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
     {
         for text in answer_texts(words, k) {
@@ -482,6 +494,10 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
         )),
     }
 }
+
+/// An inference server failed beside the run: its own knobs, not the
+/// training ladder.
+const SERVER_FAILED: &str = "That is the inference server failing, not your training run, so the OOM ladder for training does not apply. The server's own knobs decide what it asks of the pool: for vLLM `--gpu-memory-utilization` (a fraction of what CUDA reports, claimed whole at start) and `--max-model-len`; for Ollama `OLLAMA_NUM_PARALLEL` and `OLLAMA_CONTEXT_LENGTH` (its KV cache grows with both) and `OLLAMA_MAX_LOADED_MODELS`. Paste the server's log around the failure (`journalctl -u ollama`, or vLLM's startup lines) and I will give each knob's figure against your run.";
 
 /// Pastes no reader knows: said by their first line, with what is read.
 fn unread_note(first_lines: &[String]) -> String {

@@ -33,8 +33,42 @@ pub fn ollama_log_blocks(log: &OllamaLog) -> Vec<Block> {
             grouped(slot)
         ));
     }
+    if let Some(failed) = log.failed_alloc_bytes {
+        return vec![Block::Text(text), Block::Text(failed_note(log, failed))];
+    }
     text.push_str(
         " What it holds right now is in `ollama ps`: paste what it prints and I will set it against your run.",
     );
     vec![Block::Text(text)]
+}
+
+/// The runner could not allocate: the server's own knobs, each with what
+/// it does to that allocation. The training run is not what failed.
+fn failed_note(log: &OllamaLog, failed: u64) -> String {
+    let mib = failed as f64 / 1_048_576.0;
+    let what = if log.kv_cache_failed {
+        "its KV cache"
+    } else {
+        "a buffer"
+    };
+    let mut text = format!(
+        "Ollama's runner failed to allocate {what}: {} bytes = {mib:.2} MiB. That is the server failing, not your training run, so the OOM ladder for training does not apply.",
+        grouped(failed)
+    );
+    if log.kv_cache_failed
+        && let (Some(ctx), Some(p)) = (log.ctx_size, log.parallel)
+    {
+        let per = ctx / p.max(1);
+        text.push_str(&format!(
+            " The KV cache grows with the context it holds, {} tokens = {p} parallel slots × {} context, so: `OLLAMA_NUM_PARALLEL=1` makes it {} / {p} = {:.2} MiB; `OLLAMA_CONTEXT_LENGTH=8192` with one slot makes it {mib:.2} × 8,192 / {} = {:.2} MiB.",
+            grouped(ctx),
+            grouped(per),
+            format_args!("{mib:.2}"),
+            mib / p.max(1) as f64,
+            grouped(ctx),
+            mib * 8192.0 / ctx as f64
+        ));
+    }
+    text.push_str(" Both are the server's environment: `sudo systemctl edit ollama`, add `[Service]` and `Environment=\"OLLAMA_NUM_PARALLEL=1\"` (and `Environment=\"OLLAMA_CONTEXT_LENGTH=8192\"`), then `sudo systemctl restart ollama`. I run nothing; these are for you to run.");
+    text
 }

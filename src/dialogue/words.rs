@@ -280,7 +280,10 @@ pub fn absorb_words(
     } else {
         let ladder_open = session.ladder.as_ref().is_some_and(|l| l.active());
         let moved = ladder_open && ladder_words(session, text, at, out);
-        if !moved && let Some(report) = oom_report(text) {
+        if !moved && server_failed(text) {
+            // "Ollama crashes when my training runs": the server failed.
+            out.server_oom = true;
+        } else if !moved && let Some(report) = oom_report(text) {
             open_or_result(session, &report, at, out);
         }
     }
@@ -422,6 +425,17 @@ fn same_kind(a: &Slot, b: &Slot) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
+static SERVER_FAILED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang|the (?:inference )?server)(?:'s)?\b(?:\s+(?:is|keeps|kept|got|gets|just|always|still|also|server|runner))*\s+(?:crash\w*|oom\w*|die\w*|fail\w*|killed|dies|refus\w*|runs? out of memory|out of memory|error\w*)",
+    )
+});
+
+/// Does the owner say an inference server failed (not the training)?
+fn server_failed(text: &str) -> bool {
+    SERVER_FAILED.is_match(text)
+}
+
 /// Is this sentence about an inference server and not about the run?
 fn about_server(sentence: &str) -> bool {
     SERVER_TALK.is_match(sentence) && !TRAINING_TALK.is_match(sentence)
@@ -483,6 +497,15 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_that_failed_is_not_the_training() {
+        assert!(server_failed(
+            "Ollama is crash every time when my training is running"
+        ));
+        assert!(server_failed("vllm keeps OOMing when the trainer starts"));
+        assert!(!server_failed("my training OOMs while vllm runs"));
+    }
 
     #[test]
     fn a_sentence_about_a_server_is_not_about_the_run() {

@@ -46,6 +46,12 @@ const NO: &[&str] = &[
     "never",
 ];
 
+/// Words that only repeat the action after a yes ("yes, stop it").
+const FILLER: &[&str] = &[
+    "go", "ahead", "do", "it", "now", "please", "sure", "thanks", "that", "then", "stop", "them",
+    "flush", "apply", "change", "let's", "lets", "with", "for", "give", "me", "the", "command",
+];
+
 /// Words that make a short answer a hedge, not a decision.
 const HEDGES: &[&str] = &[
     "wait", "hold on", "hang on", "not sure", "maybe", "hmm", "actually", "unsure", "later",
@@ -96,14 +102,24 @@ pub fn approval(text: &str) -> Option<Approval> {
     let rest = norm[first.len()..]
         .trim_start_matches([',', '.', '!', ';', ' '])
         .to_string();
-    let is_yes = YES.contains(&norm.as_str()) || YES.contains(&first.as_str());
+    // "yes go", "yeah, go ahead", "ok yes, stop it": yes-words and the
+    // words that only repeat the action.
+    let plain_yes = {
+        let w = words(&norm);
+        w.first().is_some_and(|f| YES.contains(&f.as_str()))
+            && w.iter()
+                .all(|x| YES.contains(&x.as_str()) || FILLER.contains(&x.as_str()))
+    };
+    let is_yes = plain_yes || YES.contains(&norm.as_str()) || YES.contains(&first.as_str());
     let is_no = NO.contains(&norm.as_str()) || NO.contains(&first.as_str());
     // Both a yes and a no in one answer ("yes no", "go, no") is no decision.
     let says_no_too = words(&rest)
         .iter()
         .any(|w| NO.contains(&w.as_str()) && w != "not");
     match (is_yes, is_no) {
-        (true, false) if rest.is_empty() || YES.contains(&rest.as_str()) => Some(Approval::Yes),
+        (true, false) if plain_yes || rest.is_empty() || YES.contains(&rest.as_str()) => {
+            Some(Approval::Yes)
+        }
         (true, false) => {
             // "yes, but not vllm" / "yes except ollama".
             let except = rest
@@ -182,6 +198,15 @@ mod tests {
             Some(Approval::YesExcept(vec!["ollama".into()]))
         );
         assert_eq!(approval("yes go ahead"), Some(Approval::Yes));
+        for text in [
+            "yes go",
+            "yeah, go ahead",
+            "ok yes, stop it",
+            "sure, do it",
+            "yep, give me the command",
+        ] {
+            assert_eq!(approval(text), Some(Approval::Yes), "{text}");
+        }
     }
 
     #[test]

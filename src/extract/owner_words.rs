@@ -30,6 +30,11 @@ const VOCABULARY: &[&str] = &[
     "sequence",
     "optimizer",
     "precision",
+    // Tools one edit from a domain word ("ollama" / "llama").
+    "ollama",
+    "vllm",
+    "unsloth",
+    "axolotl",
 ];
 
 /// English words one edit from a vocabulary word: never "repaired".

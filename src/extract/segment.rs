@@ -81,9 +81,37 @@ static PAIR: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that put the owner in the sentence.
 static VOICE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|we|our|us|you|your|here's|heres|here is|here are|this is|these are|below|above is|attached|pasted|what's|whats|why|how|can|could|should|would|please|thanks|ok|okay)\b",
+        r"(?i)\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|we|we're|our|us|here's|heres|here is|here are|attached|pasted|thanks|ugh|hmm)\b|^\s*(?:what|what's|whats|why|how|can|could|should|would|is|does|do|will|please|ok|okay|so|here|this is|these are|below|and|but|also|then|trying|tried)\b",
     )
 });
+
+/// A line that starts the way only program output starts: a stamp, a log
+/// level, a prompt, a traceback, an exception, a bracket, a table border.
+static STARTS_EMITTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(concat!(
+        r"(?x)^\s*(?:",
+        r"\[?\d{4}[-/]\d{2}[-/]\d{2} | \[?\d{1,2}:\d{2}:\d{2} | \[?[A-Z][a-z]{2}\s+(?:[A-Z][a-z]{2}\s+)?\d{1,2}\s",
+        r"| (?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL|TRACE)\b | [IWEF]\d{4}\s",
+        r"| \S+@\S+.*?[\$\#](?:\s|$) | \$\s | Traceback\b | File\s\x22 | [A-Za-z_][\w.]*(?:Error|Exception|Warning)\b",
+        r"| [\[\]{}<|+] | \d+\s+/\S",
+        r")",
+    ))
+});
+
+/// Indented, or columns aligned with runs of spaces: a program's layout
+/// (an annotated `nvidia-smi -q` line stays in its paste).
+static ALIGNED: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"^(?:\s{2,}|\t)|\S\s{4,}\S"));
+
+fn wordy_count(words: &[&str]) -> usize {
+    words
+        .iter()
+        .filter(|w| {
+            let core = w.trim_matches(|c: char| ",.;:!?\"'()".contains(c));
+            !core.is_empty() && core.chars().all(|c| c.is_alphabetic() || "'’-".contains(c))
+        })
+        .count()
+}
 
 fn shape(line: &str) -> Shape {
     let t = line.trim_end();
@@ -91,29 +119,31 @@ fn shape(line: &str) -> Shape {
     if words.is_empty() || is_heading(t) {
         return Shape::Neutral;
     }
+    let wordy = wordy_count(&words);
+    let voiced = VOICE.is_match(t) || t.ends_with('?');
+    // An owner's sentence may quote a progress bar or a date ("killed at
+    // "Loading checkpoint shards: 84%|…| 31/37", dmesg says:"); it is still
+    // theirs unless it starts the way output starts.
+    if voiced
+        && words.len() >= 6
+        && wordy * 10 >= words.len() * 6
+        && !STARTS_EMITTED.is_match(t)
+        && !ALIGNED.is_match(t)
+    {
+        return Shape::Voiced;
+    }
     if LAYOUT.is_match(t) || EMITTED.is_match(t) || PAIR.is_match(t) {
         return Shape::Data;
     }
     if words.len() < 2 {
         return Shape::Neutral;
     }
-    let wordy = words
-        .iter()
-        .filter(|w| {
-            let core = w.trim_matches(|c: char| ",.;:!?\"'()".contains(c));
-            !core.is_empty() && core.chars().all(|c| c.is_alphabetic() || "'’-".contains(c))
-        })
-        .count();
     // Settings are number-heavy too ("bs 4, seq 2048"); only a line with
     // no word at all (a CSV row of numbers) is data by this test.
     if wordy == 0 {
         return Shape::Data;
     }
-    if VOICE.is_match(t) || t.ends_with('?') {
-        Shape::Voiced
-    } else {
-        Shape::Words
-    }
+    if voiced { Shape::Voiced } else { Shape::Words }
 }
 
 /// `**free -h**`, `### nvidia-smi`, a fence: a label, not a sentence.
@@ -428,5 +458,23 @@ mod tests {
         assert_eq!(shape("Killed"), Shape::Neutral);
         assert_eq!(shape("**nvidia-smi**"), Shape::Neutral);
         assert_eq!(shape("batch 4, qlora, packing 2048"), Shape::Words);
+        // The owner's sentence quoting output is still theirs.
+        assert_eq!(
+            shape(
+                "trying lora on qwen2.5 72b, bf16, batch 1. it gets killed at \"Loading checkpoint shards:  84%|####  | 31/37\", dmesg says:"
+            ),
+            Shape::Voiced
+        );
+        assert_eq!(
+            shape("my run started at 09:02 on 2026-11-28 and slowed down after an hour"),
+            Shape::Voiced
+        );
+        // Output that addresses the reader is still output.
+        assert_eq!(
+            shape(
+                "WARNING: You are using a model of type llama to instantiate a model of type qwen2."
+            ),
+            Shape::Data
+        );
     }
 }

@@ -77,6 +77,8 @@ pub struct Absorbed {
     pub refused: Vec<String>,
     /// A model the owner named that the catalog does not have.
     pub unknown_model: Option<String>,
+    /// Models named as alternatives this turn: the owner is asked which.
+    pub model_choices: Vec<String>,
     pub oom: Option<OomEvent>,
     /// A process listing was pasted.
     pub procs: bool,
@@ -140,6 +142,7 @@ impl Absorbed {
             && !self.thermal
             && self.approval.is_none()
             && self.unknown_model.is_none()
+            && self.model_choices.is_empty()
             && self.solve.is_none()
             && self.refused.is_empty()
             && self.trainer_memory.is_none()

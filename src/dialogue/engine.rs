@@ -178,7 +178,9 @@ fn compose(
             .extend(crate::dialogue::vllm_turn::vllm_blocks(session, k));
     }
     if let Some(e) = &a.evidence {
-        reply.blocks.extend(evidence_blocks(e, k));
+        reply
+            .blocks
+            .extend(evidence_blocks(e, session.facts.free.is_some(), k));
     }
     let server_log_read = a.vllm_log
         || matches!(
@@ -195,6 +197,23 @@ fn compose(
     }
     if a.tensor_parallel {
         reply.push(Block::Text(TENSOR_PARALLEL_REFUSAL.into()));
+    }
+    if !a.model_choices.is_empty() {
+        reply.push(Block::Text(format!(
+            "You named {} as alternatives, so I have not set either as your run's model. Which one is it? (\"the {}\" is enough; \"what if …\" shows the other beside it.)",
+            a.model_choices.join(" and "),
+            a.model_choices[0]
+                .split_whitespace()
+                .next()
+                .unwrap_or("first")
+                .to_lowercase()
+        )));
+    }
+    if a.model_choices.is_empty()
+        && session.model_choices.len() >= 2
+        && a.words.as_deref().is_some_and(|w| FIT_CUE.is_match(w))
+    {
+        reply.push(Block::List(choice_lines(session, k)));
     }
     if let Some(name) = &a.unknown_model {
         reply.push(Block::Text(format!(
@@ -493,6 +512,41 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
             action.label()
         )),
     }
+}
+
+static FIT_CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"(?i)\b(?:fit\w*|memory|which one|both|compare|peak|room)\b")
+});
+
+/// Each candidate model planned with the run's other settings, one line each.
+fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
+    session
+        .model_choices
+        .iter()
+        .map(|name| {
+            let mut facts = session.facts.clone();
+            let _ = facts.absorb(
+                &crate::extract::slots::Found {
+                    slot: crate::extract::slots::Slot::Model(name.clone()),
+                    words: name.clone(),
+                },
+                jiff::Timestamp::UNIX_EPOCH,
+            );
+            match crate::dialogue::plan_turn::build_plan(&facts, k) {
+                Some((plan, _)) => format!(
+                    "{name}: peak {} GB against the {} GB budget ({:.1} %): {}",
+                    crate::calc::units::show_centi(plan.estimate.total_centi_gb),
+                    crate::calc::units::show_centi(plan.budget.centi_gb),
+                    crate::calc::verdict::share_of_budget(
+                        plan.estimate.total_centi_gb,
+                        plan.budget.centi_gb.max(1)
+                    ),
+                    plan.judgement.verdict.label()
+                ),
+                None => format!("{name}: I need the rest of the run to plan it"),
+            }
+        })
+        .collect()
 }
 
 /// An inference server failed beside the run: its own knobs, not the

@@ -25,7 +25,7 @@ fn process_line(p: &SmiProcess) -> String {
 }
 
 /// What a pasted piece of evidence says, each kind by its own note.
-pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
+pub fn evidence_blocks(e: &Evidence, have_free: bool, k: &Knowledge) -> Vec<Block> {
     match e {
         Evidence::OllamaLog(log) => crate::dialogue::ollama_log_note::ollama_log_blocks(log),
         Evidence::SmiQuery(q) => crate::dialogue::smi_query_note::smi_query_blocks(q, k),
@@ -42,12 +42,13 @@ pub fn evidence_blocks(e: &Evidence, k: &Knowledge) -> Vec<Block> {
                     g.memory_text
                 )
             });
-            smi_blocks(gpu, &t.processes, !t.gpus.is_empty(), k)
+            smi_blocks(gpu, &t.processes, !t.gpus.is_empty(), have_free, k)
         }
         Evidence::ComputeApps(p) => smi_blocks(
             Some("Your `nvidia-smi --query-compute-apps` output:".to_string()),
             p,
             true,
+            have_free,
             k,
         ),
     }
@@ -58,6 +59,7 @@ fn smi_blocks(
     gpu_line: Option<String>,
     processes: &[SmiProcess],
     has_gpu_rows: bool,
+    have_free: bool,
     k: &Knowledge,
 ) -> Vec<Block> {
     let mut blocks = Vec::new();
@@ -80,6 +82,10 @@ fn smi_blocks(
         return blocks;
     }
     blocks.extend(by_topic("nvidia_smi_gb10", k).map(Block::Text));
+    // Asked only when it was not given (in this turn or before).
+    if have_free {
+        return blocks;
+    }
     blocks.push(Block::Text(format!(
         "The real evidence for what your run can use is `{}`: run it on the Spark and paste all three lines it prints.",
         k.command("free").command

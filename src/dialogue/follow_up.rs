@@ -205,7 +205,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
     };
     match (plan.judgement.verdict, kind) {
         (Verdict::Fits, FollowUp::Judge | FollowUp::Together) => format!(
-            "No: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.",
+            "It fits, so nothing is wrong for memory: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.",
             show_centi(peak),
             crate::calc::verdict::share_of_budget(peak, budget.max(1)),
             show_centi(budget)

@@ -59,6 +59,9 @@ pub struct Session {
     /// A model the owner named that the catalog lacks, until its
     /// config.json or parameter count arrives.
     pub unknown_model: Option<String>,
+    /// Two or more models named as alternatives ("Qwen2.5 14B or Llama 3.1
+    /// 8B?"): none is the run's until the owner picks ("the qwen").
+    pub model_choices: Vec<String>,
     /// Thermal samples and training logs: pastes, or files reopened each time.
     pub data_sources: Vec<Known<crate::dialogue::thermal_turn::Source>>,
     /// When the run started, for logs that carry no absolute time.

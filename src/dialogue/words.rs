@@ -342,6 +342,24 @@ pub fn absorb_words(
         if specific_stack || hf_link {
             found_here.retain(|f| !matches!(&f.slot, Slot::Framework(key) if key == "hf"));
         }
+        // "Qwen2.5 14B or Llama 3.1 8B?": alternatives, not the run's model.
+        let named = crate::extract::slots::find_models(canon, k);
+        if named.len() >= 2 && ALTERNATIVES.is_match(canon) {
+            found_here.retain(|f| !matches!(f.slot, Slot::Model(_) | Slot::UnknownModel(_)));
+            session.model_choices = named.clone();
+            out.model_choices = named;
+        } else if !session.model_choices.is_empty()
+            && named.is_empty()
+            && let Some(pick) = pick_choice(canon, &session.model_choices)
+        {
+            // "ok I take the qwen": the candidate of that family.
+            found_here.retain(|f| !matches!(f.slot, Slot::UnknownModel(_) | Slot::Params(_)));
+            found_here.push(Found {
+                slot: Slot::Model(pick.clone()),
+                words: pick,
+            });
+            session.model_choices.clear();
+        }
         // "double the batch to 8" names its value: the number wins.
         if let Some(r) = relative(&sentence.text, &session.facts)
             && !found_here.iter().any(|f| same_kind(&f.slot, &r.slot))
@@ -423,6 +441,26 @@ fn not_about_memory(sentence: &str) -> bool {
 
 fn same_kind(a: &Slot, b: &Slot) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
+}
+
+static ALTERNATIVES: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(?:or|vs\.?|versus|between|compare|compared)\b"));
+
+/// The one candidate whose family the words name ("the qwen", "llama").
+fn pick_choice(text: &str, choices: &[String]) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let hits: Vec<&String> = choices
+        .iter()
+        .filter(|c| {
+            let family: String = c
+                .to_ascii_lowercase()
+                .chars()
+                .take_while(|ch| ch.is_ascii_alphabetic())
+                .collect();
+            family.len() >= 3 && lower.contains(&family)
+        })
+        .collect();
+    (hits.len() == 1).then(|| hits[0].clone())
 }
 
 static SERVER_FAILED: LazyLock<Regex> = LazyLock::new(|| {

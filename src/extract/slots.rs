@@ -192,6 +192,37 @@ pub fn find_model(text: &str, k: &Knowledge) -> Option<(String, String)> {
     best.map(|(_, name, alias)| (name.to_string(), alias))
 }
 
+/// Every catalog model the text names, each once, longest alias first
+/// ("Qwen2.5 14B or Llama 3.1 8B?" names two).
+pub fn find_models(text: &str, k: &Knowledge) -> Vec<String> {
+    let mut hay = normalized(text);
+    let mut found: Vec<(usize, String)> = Vec::new();
+    loop {
+        let mut best: Option<(usize, &str, String)> = None;
+        for m in &k.models {
+            for alias in std::iter::once(&m.name).chain(m.aliases.iter()) {
+                let needle = normalized(alias);
+                if needle.len() >= 4
+                    && hay.contains(&needle)
+                    && best.as_ref().is_none_or(|(len, _, _)| needle.len() > *len)
+                {
+                    best = Some((needle.len(), &m.name, needle));
+                }
+            }
+        }
+        let Some((_, name, needle)) = best else {
+            break;
+        };
+        let at = hay.find(&needle).unwrap_or(0);
+        hay.replace_range(at..at + needle.len(), &"#".repeat(needle.len()));
+        if !found.iter().any(|(_, n)| n == name) {
+            found.push((at, name.to_string()));
+        }
+    }
+    found.sort();
+    found.into_iter().map(|(_, n)| n).collect()
+}
+
 /// Model families owners name; one of these without a catalog match is a
 /// model headroom does not know, and is said so rather than dropped.
 const FAMILIES: [&str; 30] = [

@@ -261,7 +261,10 @@ pub fn absorb_words(
             return;
         }
         Some(Request::NextStep) if session.ladder.as_ref().is_some_and(|l| l.active()) => {
-            out.oom = Some(OomEvent::Asked);
+            // "still OOMs at step 903. what now": the result first.
+            if !ladder_words(session, text, at, out) {
+                out.oom = Some(OomEvent::Asked);
+            }
             step_ladder(session, k);
             return;
         }
@@ -286,6 +289,18 @@ pub fn absorb_words(
         } else if !moved && let Some(report) = oom_report(text) {
             open_or_result(session, &report, at, out);
         }
+    }
+    // "OOM at step 212 … already dropped caches before launching": the
+    // report and a step already taken, in one turn.
+    if matches!(out.oom, Some(OomEvent::Opened))
+        && let Some(rung) = already_did(text)
+    {
+        // Quote the sentence that says it, not the whole report.
+        let said = sentences(text)
+            .into_iter()
+            .find(|s| already_did(&s.text).is_some())
+            .map_or_else(|| text.to_string(), |s| s.text);
+        record_jump(session, rung, &said, at);
     }
 
     // Slots, sentence by sentence: statements change the run; questions and

@@ -63,7 +63,7 @@ impl Rung {
 
 static OOM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch))",
+        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch)|\b(?:dies|died) again\b)",
     )
 });
 static LOAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -189,7 +189,7 @@ pub fn step_result(text: &str) -> Option<StepResult> {
 
 static ALREADY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:already|i'?ve|i have|i)\s+(?:already\s+)?(halved|reduced|lowered|dropped|cut|shortened|flushed|dropped the caches|switched|moved|changed)\b(.*)",
+        r"(?i)\b(?:already|i'?ve|i have|i|did)\s+(?:already\s+)?(halved|reduced|lowered|dropped|cut|shortened|flushed|dropped the caches|switched|moved|changed|the flush|a flush|ran drop_caches)\b(.*)",
     )
 });
 
@@ -198,7 +198,7 @@ pub fn already_did(text: &str) -> Option<Rung> {
     let c = ALREADY.captures(text)?;
     let verb = c[1].to_ascii_lowercase();
     let rest = c[2].to_ascii_lowercase();
-    if verb.contains("flush") || rest.contains("cache") {
+    if verb.contains("flush") || verb.contains("drop_caches") || rest.contains("cache") {
         Some(Rung::Flush)
     } else if rest.contains("batch") {
         Some(Rung::Batch)

@@ -141,7 +141,7 @@ static EVAL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PACKED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:(packing\s*[=:]\s*true|sample_packing\s*[=:]\s*true|packed (?:batches|sequences|samples)|sample packing|fixed[- ]length (?:batches|sequences))|(packing\s*[=:]\s*false|sample_packing\s*[=:]\s*false|no (?:sample )?packing|not packed|padded (?:batches|to the longest)))\b",
+        r"(?i)\b(?:(packing\s*[=:]\s*true|sample_packing\s*[=:]?\s*true|packed (?:batches|sequences|samples)|sample packing|fixed[- ]length (?:batches|sequences))|(packing\s*[=:]\s*false|sample_packing\s*[=:]\s*false|no (?:sample )?packing|not packed|padded (?:batches|to the longest)))\b",
     )
 });
 static RESUME: LazyLock<Regex> = LazyLock::new(|| {

@@ -21,4 +21,5 @@ mod spark_memory;
 mod support;
 mod thermal;
 mod transcripts;
+mod understanding;
 mod validation;

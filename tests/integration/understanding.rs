@@ -75,7 +75,7 @@ fn the_owner_corrects_themself_in_the_dialogue() {
     ] {
         let out = converse(&format!("{text}\n"));
         assert!(
-            out.contains(&format!("Noted: ")) && out.contains(want),
+            out.contains("Noted: ") && out.contains(want),
             "{text}: {out}"
         );
     }

@@ -418,7 +418,15 @@ fn topic_of(a: &Absorbed) -> Option<Topic> {
         Some(Topic::Thermal)
     } else if a.procs || a.ollama {
         Some(Topic::Pool)
-    } else if a.vllm_log || matches!(a.evidence, Some(Evidence::OllamaLog(_))) {
+    } else if a.vllm_log
+        || matches!(a.evidence, Some(Evidence::OllamaLog(_)))
+        || a.words
+            .as_deref()
+            .and_then(crate::extract::share::share_question)
+            .is_some()
+    {
+        // "can I keep vllm at 0.5 while I train?" makes the server the topic
+        // of what follows ("what's the most I could give it?").
         Some(Topic::Server)
     } else if a.evidence.is_some() {
         Some(Topic::Gpu)

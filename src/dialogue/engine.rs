@@ -255,10 +255,17 @@ fn compose(
     {
         reply.push(Block::Text(text));
     }
-    let share = a
-        .words
-        .as_deref()
-        .and_then(crate::extract::share::share_question);
+    let server_topic = matches!(
+        session.topic,
+        Some(crate::dialogue::session::Topic::Server | crate::dialogue::session::Topic::Pool)
+    );
+    let share = a.words.as_deref().and_then(|w| {
+        crate::extract::share::share_question(w).or_else(|| {
+            server_topic
+                .then(|| crate::extract::share::share_follow_up(w))
+                .flatten()
+        })
+    });
     // "What's using my memory?" above a `ps aux` is answered by reading
     // the paste, not by the stock explainer.
     let paste_answers = a.mixed && a.read_a_paste();

@@ -49,12 +49,12 @@ pub enum FollowUp {
 
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what now|now what|what next|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
     )
 });
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|it and (?:my|the) (?:run|training|trainer)) (?:still )?(?:run|fit|work|live|coexist|share)(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*\s*[?.!]*\s*$",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|it and (?:my|the) (?:run|training|trainer)) (?:still )?(?:run|fit|work|live|coexist|share)(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*(?:,?\s+or not)?\s*[?.!]*\s*$",
     )
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {

@@ -276,6 +276,32 @@ pub fn split_correction(sentence: &str) -> Option<(String, String)> {
     (!after.trim().is_empty()).then_some((before, after))
 }
 
+/// "fine, make it 4096": a bare length of the size only a packing has.
+static BARE_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(r"(?i)\b(?:make it|go with|set it to|let'?s do|lets do|use)\s+(\d{3,6})\b")
+});
+static ANY_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:batch|bs|rank|r|pack\w*|seq\w*|ctx|context|len\w*|tokens?|steps?|gb|gib|mib)\b",
+    )
+});
+
+fn bare_length(text: &str) -> String {
+    if ANY_KEY.is_match(text) {
+        return text.to_string();
+    }
+    BARE_LENGTH
+        .replace(text, |c: &Captures| {
+            let n: u64 = c[1].parse().unwrap_or(0);
+            if n >= 256 {
+                format!("packing {n}")
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned()
+}
+
 /// The sentence in the forms the slot patterns read.
 pub fn canonical(sentence: &str) -> String {
     let t = typos(sentence);
@@ -284,6 +310,7 @@ pub fn canonical(sentence: &str) -> String {
     let t = number_first(&t);
     let t = negations(&t);
     let t = corrections(&t);
+    let t = bare_length(&t);
     four_bit_lora(&t)
 }
 
@@ -361,6 +388,13 @@ mod tests {
             canonical("it throttles at 1500 MHz"),
             "it throttles at 1500 MHz"
         );
+    }
+
+    #[test]
+    fn a_bare_length_is_the_packing() {
+        assert_eq!(canonical("fine, make it 4096"), "fine, packing 4096");
+        assert_eq!(canonical("make it 2"), "make it 2");
+        assert_eq!(canonical("make it 4096 steps"), "make it 4096 steps");
     }
 
     #[test]

@@ -35,7 +35,7 @@ static SERVER: LazyLock<Regex> =
 /// Words that put the server and the run on the box at once.
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun)\w*|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit)\b",
+        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit)\b",
     )
 });
 /// "I stopped vllm, does it fit now?" is about the run alone.
@@ -49,6 +49,34 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:gpu[\s_-]?memory[\s_-]?utili[sz]ation|utili[sz]ation|fraction|capped at|cap(?: of)?|at)\s*(?:=|of|to|at)?\s*(0?\.\d+)\b",
     )
 });
+
+static BARE_FRACTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\d.])(0?\.\d+)\b"));
+static MOST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest)\b"));
+static INSTEAD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:instead|if it was|if it were|what about|how about)\b"));
+
+/// A follow-up on a server already in the conversation: "so 0.3 would
+/// work?", "what's the most I could give vllm?", "and if it was ollama
+/// instead?". Only asked where a server is the topic.
+pub fn share_follow_up(text: &str) -> Option<ShareAsk> {
+    let named = SERVER.captures(text).map(|c| c[1].to_ascii_lowercase());
+    let fraction = BARE_FRACTION
+        .captures(text)
+        .and_then(|c| c[1].parse::<f64>().ok())
+        .filter(|f| *f > 0.0 && *f < 1.0);
+    let asks =
+        fraction.is_some() || MOST.is_match(text) || (named.is_some() && INSTEAD.is_match(text));
+    if !asks || GONE.is_match(text) {
+        return None;
+    }
+    let server = match named.as_deref() {
+        Some(w) if w.starts_with("ollama") => Server::Ollama,
+        Some(w) if w.starts_with("llama") => Server::LlamaCpp,
+        _ => Server::Vllm,
+    };
+    Some(ShareAsk { server, fraction })
+}
 
 /// Is this a question about running a server beside the training run?
 pub fn share_question(text: &str) -> Option<ShareAsk> {

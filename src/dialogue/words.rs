@@ -391,8 +391,12 @@ pub fn absorb_words(
                 // an anchor's set-up, not a run to compare.
                 _ if about_anchor && sentence.intent == Intent::Question => {}
                 _ if sentence.intent == Intent::WhatIf => hypothetical.push(found),
+                // "should I drop the batch to 1?" asks for advice: it is a
+                // what-if even while the run is still being described.
                 _ if sentence.intent == Intent::Question
-                    && (!describing || conflicts(&session.facts, &found)) =>
+                    && (!describing
+                        || conflicts(&session.facts, &found)
+                        || ADVICE_QUESTION.is_match(&sentence.text)) =>
                 {
                     hypothetical.push(found)
                 }
@@ -457,6 +461,10 @@ fn not_about_memory(sentence: &str) -> bool {
 fn same_kind(a: &Slot, b: &Slot) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
+
+static ADVICE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(r"(?i)^\s*(?:so\s+|and\s+|but\s+)?(?:should|shall|must) (?:i|we)\b")
+});
 
 static ALTERNATIVES: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\b(?:or|vs\.?|versus|between|compare|compared)\b"));

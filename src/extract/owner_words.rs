@@ -230,7 +230,7 @@ fn corrections(text: &str) -> String {
 /// lora to qlora", "drop qlora and go full": the negated value is dropped.
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
+        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bnot\s+(?:q?lora|full(?:\s+fine-?tun\w*)?|bf16|fp16|fp32)\b|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
     )
 });
 
@@ -400,6 +400,7 @@ mod tests {
     #[test]
     fn negated_values_drop_out() {
         assert_eq!(canonical("not qlora, plain lora"), "plain lora");
+        assert_eq!(canonical("lora r=64, NOT qlora").trim(), "lora r=64,");
         assert_eq!(
             canonical("actually make that qwen3 8b instead of qwen2.5 7b"),
             "actually make that qwen3 8b "

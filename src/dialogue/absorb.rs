@@ -245,8 +245,13 @@ fn unread(text: &str, out: &mut Absorbed) {
         out.trainer_memory = Some(m);
         return;
     }
+    out.unread.push(first_line(text));
+}
+
+/// A paste named by its first line, cut to 80 characters.
+fn first_line(text: &str) -> String {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    out.unread.push(first.trim().chars().take(80).collect());
+    first.trim().chars().take(80).collect()
 }
 
 /// One reading changes the state its workflow owns.
@@ -366,8 +371,7 @@ fn finish(session: &mut Session, mut out: Absorbed) -> Absorbed {
         && words.lines().filter(|l| !l.trim().is_empty()).count() >= 2
         && out.found_nothing()
     {
-        let first = words.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        out.unread.push(first.trim().chars().take(80).collect());
+        out.unread.push(first_line(words));
     }
     if out.updates.is_empty() && !out.adopted {
         out.before = None;

@@ -531,13 +531,12 @@ fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
         .model_choices
         .iter()
         .map(|name| {
-            let mut facts = session.facts.clone();
-            let _ = facts.absorb(
-                &crate::extract::slots::Found {
+            let facts = crate::dialogue::whatif::hypothetical(
+                &session.facts,
+                &[crate::extract::slots::Found {
                     slot: crate::extract::slots::Slot::Model(name.clone()),
                     words: name.clone(),
-                },
-                jiff::Timestamp::UNIX_EPOCH,
+                }],
             );
             match crate::dialogue::plan_turn::build_plan(&facts, k) {
                 Some((plan, _)) => format!(

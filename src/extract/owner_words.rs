@@ -174,22 +174,26 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static LEADING_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"^(\d[\d,_]*)\b"));
-static LAST_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"\d[\d,_]*(?:\D*)$"));
+static LAST_NUMBER: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"\d[\d,_]*(\D*)$"));
+
+/// Is this correction marker a bare "no" (", no 16")? It corrects only a
+/// number: "qlora, no checkpointing" is a negation, not a correction.
+fn bare_no(c: &Captures) -> bool {
+    let whole = c.get(0).expect("match");
+    let marker = whole.as_str()[c.get(1).map_or(0, |m| m.len())..].to_ascii_lowercase();
+    marker
+        .trim_start_matches([',', ';', ' ', '-', '—', '–', '.', '…'])
+        .trim()
+        == "no"
+}
 
 fn corrections(text: &str) -> String {
     let mut t = text.to_string();
     // One correction at a time, leftmost first, until none is left.
     for _ in 0..4 {
-        // A bare "no " corrects only a number ("rank 32, no 16"); "qlora,
-        // no checkpointing" is a negation, read by the checkpointing rule.
         let found = CORRECTION.captures_iter(&t).find(|c| {
-            let whole = c.get(0).expect("match");
-            let marker = whole.as_str()[c.get(1).map_or(0, |m| m.len())..].to_ascii_lowercase();
-            let bare_no = marker
-                .trim_start_matches([',', ';', ' ', '-', '—', '–', '.', '…'])
-                .trim()
-                == "no";
-            !bare_no || t[whole.end()..].starts_with(|ch: char| ch.is_ascii_digit())
+            let end = c.get(0).expect("match").end();
+            !bare_no(c) || t[end..].starts_with(|ch: char| ch.is_ascii_digit())
         });
         let Some(c) = found else {
             break;
@@ -198,20 +202,16 @@ fn corrections(text: &str) -> String {
         let before = c.get(1).map_or("", |m| m.as_str()).to_string();
         let after = &t[whole.end()..];
         let replaced = if let Some(n) = LEADING_NUMBER.captures(after) {
-            match LAST_NUMBER.find(&before) {
-                Some(m) => {
-                    let tail = &before[m.start()..];
-                    let digits =
-                        tail.find(|ch: char| !ch.is_ascii_digit() && ch != ',' && ch != '_');
-                    let rest = digits.map_or("", |i| &tail[i..]);
-                    format!(
-                        "{}{}{}{}",
-                        &t[..whole.start()],
-                        &before[..m.start()],
-                        &n[1],
-                        format_args!("{rest}{}", &after[n[0].len()..])
-                    )
-                }
+            match LAST_NUMBER.captures(&before) {
+                // "batch size 16..." + "8": the new number where the old one was.
+                Some(old) => format!(
+                    "{}{}{}{}{}",
+                    &t[..whole.start()],
+                    &before[..old.get(0).map_or(0, |m| m.start())],
+                    &n[1],
+                    &old[1],
+                    &after[n[0].len()..]
+                ),
                 None => format!("{}{}", &t[..whole.start()], after),
             }
         } else {
@@ -262,14 +262,7 @@ fn four_bit_lora(text: &str) -> String {
 /// pack 2048 — actually batch 2"): the words before the marker and the
 /// words after, whose settings replace the same settings before.
 pub fn split_correction(sentence: &str) -> Option<(String, String)> {
-    let c = CORRECTION.captures_iter(sentence).find(|c| {
-        let whole = c.get(0).expect("match");
-        let marker = whole.as_str()[c.get(1).map_or(0, |m| m.len())..].to_ascii_lowercase();
-        marker
-            .trim_start_matches([',', ';', ' ', '-', '—', '–', '.', '…'])
-            .trim()
-            != "no"
-    })?;
+    let c = CORRECTION.captures_iter(sentence).find(|c| !bare_no(c))?;
     let whole = c.get(0)?;
     let before = sentence[..whole.start()].to_string() + c.get(1).map_or("", |m| m.as_str());
     let after = sentence[whole.end()..].to_string();

@@ -20,13 +20,17 @@ pub enum LlmError {
         "the model took longer than the {0} s deadline for one phrasing (HEADROOM_LLM_DEADLINE_S sets it)"
     )]
     Deadline(u64),
+    #[error("the model sent no text within {0} s (HEADROOM_LLM_FIRST_TEXT_S sets it)")]
+    NoText(u64),
+    #[error("the model stopped sending text for {0} s (HEADROOM_LLM_STALL_S sets it)")]
+    Stalled(u64),
     #[error("the model's answer grew past {0} bytes, longer than any phrasing of this reply")]
     TooLong(usize),
     #[error("the model server answered HTTP {0}: {1}")]
     Status(u16, String),
     #[error("the model server's answer was garbled: {0}")]
     Garbled(String),
-    #[error("phrasing was cancelled with Ctrl-C")]
+    #[error("phrasing was skipped with Ctrl-C")]
     Cancelled,
     #[error("{0}")]
     Other(String),
@@ -39,6 +43,10 @@ pub struct Timeouts {
     pub read: Duration,
     /// The whole phrasing, start to finish.
     pub deadline: Duration,
+    /// From the request to the first piece of text (the owner waits on it).
+    pub first_text: Duration,
+    /// The longest pause between pieces of text once they flow.
+    pub stall: Duration,
 }
 
 /// One phrasing's default deadline. A Spark reads weights at 273 GB/s, so
@@ -54,17 +62,19 @@ impl Timeouts {
                 .and_then(|v| v.parse().ok())
                 .map_or(Duration::from_millis(default), Duration::from_millis)
         };
-        Timeouts {
-            connect: ms("HEADROOM_LLM_CONNECT_TIMEOUT_MS", 3_000),
-            read: ms("HEADROOM_LLM_READ_TIMEOUT_MS", 60_000),
-            deadline: std::env::var("HEADROOM_LLM_DEADLINE_S")
+        let secs = |name: &str, default: u64| {
+            std::env::var(name)
                 .ok()
                 .and_then(|v| v.parse::<f64>().ok())
                 .filter(|s| s.is_finite() && *s > 0.0)
-                .map_or(
-                    Duration::from_secs(DEFAULT_DEADLINE_S),
-                    Duration::from_secs_f64,
-                ),
+                .map_or(Duration::from_secs(default), Duration::from_secs_f64)
+        };
+        Timeouts {
+            first_text: secs("HEADROOM_LLM_FIRST_TEXT_S", 15),
+            stall: secs("HEADROOM_LLM_STALL_S", 10),
+            connect: ms("HEADROOM_LLM_CONNECT_TIMEOUT_MS", 3_000),
+            read: ms("HEADROOM_LLM_READ_TIMEOUT_MS", 60_000),
+            deadline: secs("HEADROOM_LLM_DEADLINE_S", DEFAULT_DEADLINE_S),
         }
     }
 }
@@ -218,9 +228,21 @@ async fn chat_inner(
     let mut lines = Lines::default();
     let mut out = String::new();
     let mut done = false;
+    // The owner waits on the first words and on every pause after them.
+    let asked = std::time::Instant::now();
+    let mut last_text: Option<std::time::Instant> = None;
     while !done {
         if cancel.load(Ordering::SeqCst) {
             return Err(LlmError::Cancelled);
+        }
+        match last_text {
+            None if asked.elapsed() > t.first_text => {
+                return Err(LlmError::NoText(t.first_text.as_secs().max(1)));
+            }
+            Some(at) if at.elapsed() > t.stall => {
+                return Err(LlmError::Stalled(t.stall.as_secs().max(1)));
+            }
+            _ => {}
         }
         // Wake up now and then to notice Ctrl-C while the model thinks.
         let chunk = match tokio::time::timeout(Duration::from_millis(100), resp.chunk()).await {
@@ -243,6 +265,9 @@ async fn chat_inner(
         for line in pieces {
             match decode(&line) {
                 Piece::Text(s) => {
+                    if !s.is_empty() {
+                        last_text = Some(std::time::Instant::now());
+                    }
                     on_text(&s);
                     out.push_str(&s);
                     if out.len() > cap {

@@ -1,243 +1,168 @@
-//! The guard between a model's phrasing and the owner: every number (with
-//! its unit) must be one of the reply's numbers, every command one of the
-//! reply's commands, the verdict the same. Anything else and the owner sees
-//! the deterministic text, with one line saying why.
+//! The guard between a model's phrasing and the owner. The model only ever
+//! sees templates (see `template`): its answer must carry back every
+//! placeholder exactly once and in order, and its own words may hold no
+//! figure, unit, command, path, link, markup, verdict, decision, negation,
+//! hedge or claim to have done something. Whatever fails, the owner sees
+//! headroom's own text with one line saying why.
 
-use crate::calc::verdict::Verdict;
-use crate::render::reply::Shown;
+use crate::llm::template::{Kind, Template, own_words, placeholders, tokens};
 use regex::Regex;
-use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::re(
-        r"(\d[\d,]*(?:\.\d+)?)\s?(GiB|GB|MiB|MB|KiB|kB|W|°C|%|B\b|s/step|s/it|it/s|tokens?|params?|min\b|h\b|ms\b|s\b)?",
-    )
-});
-static CODE: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"`([^`\n]+)`"));
-/// Shell words that must not appear unless the reply itself has them.
-const RISKY: &[&str] = &[
-    "rm -rf",
-    "rm -r",
-    "sudo",
-    "kill ",
-    "pkill",
-    "systemctl",
-    "drop_caches",
-    "echo 3",
-    "curl ",
-    "wget ",
-    "chmod",
-    "chown",
-    "dd if=",
-    "mkfs",
-    "shutdown",
-    "reboot",
-    "nvidia-smi -",
-    "| sh",
-    "| bash",
-];
+/// "I shifted", "we stopped": first person with a past tense.
+static FIRST_PERSON_DEED: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(?:I|we)\s+(?:\w+ly\s+)?\w+ed\b"));
 
-/// The numbers of a text in order, each with its unit ("" when none).
-fn number_list(text: &str) -> Vec<(String, String)> {
-    NUMBER
-        .captures_iter(text)
-        .map(|c| {
-            let value = c[1].replace(',', "");
-            let value = value.strip_suffix(".0").unwrap_or(&value).to_string();
-            (
-                value,
-                c.get(2).map_or(String::new(), |u| u.as_str().to_string()),
-            )
-        })
-        .collect()
-}
-
-fn numbers(text: &str) -> BTreeSet<(String, String)> {
-    number_list(text).into_iter().collect()
-}
-
-/// Is `part` a subsequence of `whole`, by value? Rephrasing keeps the order
-/// of figures, so a figure moved next to another label shows up here.
-fn in_order(part: &[(String, String)], whole: &[(String, String)]) -> bool {
-    let mut it = whole.iter();
-    part.iter().all(|(v, _)| it.any(|(w, _)| w == v))
-}
-
-/// Scaffolding of the prompt that must never reach the owner.
-const SCAFFOLD: &[&str] = &[
-    "<answer>",
-    "</answer>",
-    "<data>",
-    "</data>",
-    "The owner wrote (data",
-];
-
-fn codes(text: &str) -> BTreeSet<String> {
-    CODE.captures_iter(text)
-        .map(|c| c[1].trim().to_string())
-        .collect()
-}
-
-/// Why a phrasing was rejected, in one line for the owner.
-pub fn check(phrased: &str, reply: &Shown) -> Result<(), String> {
+/// Why the model's answer for one template is refused, in one line.
+pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
     if phrased.trim().is_empty() {
-        return Err("the model returned nothing".into());
+        return Err("the model returned nothing for a passage".into());
     }
-    if SCAFFOLD.iter().any(|s| phrased.contains(s)) {
-        return Err("the model echoed its instructions instead of rephrasing".into());
+    let wanted = template.names();
+    let got = placeholders(phrased);
+    if got != wanted {
+        return Err(placeholder_problem(&wanted, &got));
     }
-    let allowed = numbers(&reply.markdown);
-    let allowed_values: BTreeSet<&String> = allowed.iter().map(|(v, _)| v).collect();
-    for (value, unit) in numbers(phrased) {
-        let ok = if unit.is_empty() {
-            allowed_values.contains(&value)
-        } else {
-            allowed.contains(&(value.clone(), unit.clone()))
-        };
-        if !ok {
-            return Err(format!(
-                "the model wrote {value}{}{unit}, which is not in the answer",
-                if unit.is_empty() { "" } else { " " }
-            ));
-        }
+    let own = own_words(phrased);
+    if let Some(c) = own
+        .chars()
+        .find(|c| c.is_control() && *c != '\n' && *c != '\t' || is_invisible(*c))
+    {
+        return Err(format!(
+            "the model wrote a control character (U+{:04X})",
+            c as u32
+        ));
     }
-    if !in_order(&number_list(phrased), &number_list(&reply.markdown)) {
-        return Err("the model moved figures away from what they describe".into());
-    }
-    // The verdict sentence's figures (the estimate and the budget) must stay.
-    if let Some(line) = reply.markdown.lines().find(|l| l.contains("**Verdict:")) {
-        for (value, unit) in number_list(line).into_iter().take(2) {
-            if !numbers(phrased).contains(&(value.clone(), unit.clone())) {
-                return Err(format!("the model dropped {value} {unit} from the verdict"));
+    // The most dangerous of the model's own tokens names the refusal.
+    let worst = tokens(&own).into_iter().min_by_key(|(kind, _)| {
+        [
+            Kind::Code,
+            Kind::Link,
+            Kind::Path,
+            Kind::Emphasis,
+            Kind::Quote,
+            Kind::Claim,
+            Kind::Figure,
+            Kind::Verdict,
+            Kind::Decision,
+            Kind::Not,
+            Kind::Hedge,
+        ]
+        .iter()
+        .position(|k| k == kind)
+    });
+    if let Some((kind, _)) = worst {
+        // The word itself is not quoted: the reason line must not show the
+        // owner what was refused (the transcript keeps the rejected text).
+        return Err(format!(
+            "the model wrote {} of its own",
+            match kind {
+                Kind::Figure => "a figure",
+                Kind::Code | Kind::Emphasis | Kind::Link | Kind::Path | Kind::Quote =>
+                    "markup, a command, a link or a path",
+                Kind::Verdict => "a verdict",
+                Kind::Decision => "a decision",
+                Kind::Not => "a negation",
+                Kind::Hedge => "a hedge or condition",
+                Kind::Claim => "a claim to have done something (claimed)",
             }
-        }
+        ));
     }
-    let allowed_codes = codes(&reply.markdown);
-    for code in codes(phrased) {
-        if !allowed_codes.contains(&code) && !reply.commands.iter().any(|c| c == &code) {
-            // The command itself is not repeated: it should not be copied.
-            let _ = code;
-            return Err("the model added a command that is not in the answer".into());
-        }
+    let deeds = |t: &str| FIRST_PERSON_DEED.find_iter(t).count();
+    if deeds(&own) > deeds(&own_words(&template.text)) {
+        return Err("the model claimed to have done something".into());
     }
-    let lower = phrased.to_ascii_lowercase();
-    let original = reply.markdown.to_ascii_lowercase();
-    for risky in RISKY {
-        if lower.contains(risky) && !original.contains(risky) {
-            let _ = risky;
-            return Err("the model added a command that is not in the answer".into());
-        }
+    let mine = template.own_words();
+    if own.split_whitespace().count() > mine * 2 + 12 {
+        return Err("the model's phrasing was far longer than the answer".into());
     }
-    if let Some(v) = reply.verdict {
-        if !lower.contains(v.label()) {
-            return Err(format!("the model dropped the verdict ({})", v.label()));
-        }
-        for other in [Verdict::Fits, Verdict::Tight, Verdict::DoesNotFit] {
-            if other == v {
-                continue;
-            }
-            let label = other.label();
-            // "fits" is inside no other label; "does not fit" contains "fit".
-            let count = |t: &str| t.matches(label).count();
-            if count(&lower) > count(&original) {
-                return Err(format!(
-                    "the model changed the verdict (it says \"{label}\")"
-                ));
-            }
-        }
-    }
-    crate::llm::meaning::check(&reply.markdown, phrased)?;
     Ok(())
+}
+
+fn is_invisible(c: char) -> bool {
+    // Bidirectional overrides and zero-width characters hide or reorder text.
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+fn placeholder_problem(wanted: &[String], got: &[String]) -> String {
+    if let Some(extra) = got.iter().find(|g| !wanted.contains(g)) {
+        return format!("the model made up a placeholder ({{{extra}}})");
+    }
+    if let Some(missing) = wanted.iter().find(|w| !got.contains(w)) {
+        return format!("the model dropped a value ({{{missing}}})");
+    }
+    if got.len() > wanted.len() {
+        return "the model repeated a value".into();
+    }
+    "the model moved values away from what they describe".into()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::template::template;
 
-    fn plan() -> Shown {
-        Shown {
-            verdict: Some(Verdict::Fits),
-            commands: vec!["free -g".into()],
-            ..Shown::text(
-                "**Verdict: fits.** Estimated peak 51.14 GB of 119.48 GB. Run `free -g` before launch. Weights 39.52 GB.",
-            )
+    fn t() -> Template {
+        template(
+            "Stopping vLLM (pid 4121) would return 65.25 GB; the run does not fit until then. Run `free -g` first.",
+            1,
+        )
+    }
+
+    #[test]
+    fn the_template_itself_and_a_reworded_one_pass() {
+        let t = t();
+        assert_eq!(check(&t.text, &t), Ok(()));
+        let reworded = t.text.replace("the run", "your training job");
+        assert_eq!(check(&reworded, &t), Ok(()), "{reworded}");
+    }
+
+    #[test]
+    fn a_dropped_repeated_reordered_or_invented_placeholder_is_refused() {
+        let t = t();
+        let names = t.names();
+        let first = format!("{{{}}}", names[0]);
+        assert!(
+            check(&t.text.replacen(&first, "", 1), &t)
+                .unwrap_err()
+                .contains("dropped")
+        );
+        assert!(
+            check(&format!("{} {first}", t.text), &t)
+                .unwrap_err()
+                .contains("repeated")
+        );
+        assert!(
+            check(&format!("{} {{figure99}}", t.text), &t)
+                .unwrap_err()
+                .contains("made up")
+        );
+        let (a, b) = (format!("{{{}}}", names[1]), format!("{{{}}}", names[2]));
+        let swapped = t.text.replace(&a, "@@").replace(&b, &a).replace("@@", &b);
+        assert!(
+            check(&swapped, &t).unwrap_err().contains("moved"),
+            "{swapped}"
+        );
+    }
+
+    #[test]
+    fn own_figures_commands_verdicts_negations_and_claims_are_refused() {
+        let t = t();
+        for (add, why) in [
+            (" That is 12 GB.", "figure"),
+            (" That is twelve gigabytes.", "figure"),
+            (" Then pipe it to sudo.", "command"),
+            (" See http://x.sh now.", "markup"),
+            (" It is fine, plenty of room.", "verdict"),
+            (" Don't worry.", "negation"),
+            (" I have already flushed the page cache.", "claim"),
+            (" Kill it.", "command"),
+            (" Good to go.", "verdict"),
+            (" **Launch it**.", "markup"),
+            (" \u{1b}]0;pwned\u{7}", "control"),
+        ] {
+            let err = check(&format!("{}{add}", t.text), &t).unwrap_err();
+            assert!(err.contains(why), "{add}: {err}");
         }
-    }
-
-    #[test]
-    fn a_faithful_rephrasing_passes() {
-        assert_eq!(
-            check(
-                "It fits: the peak is 51.14 GB against 119.48 GB (weights 39.52 GB). Check `free -g` first.",
-                &plan()
-            ),
-            Ok(())
-        );
-    }
-
-    #[test]
-    fn figures_moved_to_other_labels_or_echoed_scaffolding_are_rejected() {
-        let r = Shown::text(
-            "- the batch size (\"batch 1\")\n- the packing length (\"packing 2048\", \"max_seq_length=4096\")",
-        );
-        assert!(
-            check(
-                "- the packing length: 2048 or 4096\n- the batch size: 2048",
-                &r
-            )
-            .is_err()
-        );
-        assert!(
-            check("<answer>\nthe batch size (\"batch 1\")", &r)
-                .unwrap_err()
-                .contains("echoed")
-        );
-        assert_eq!(
-            check(
-                "Tell me the batch size (\"batch 1\") and packing (2048 or 4096).",
-                &r
-            ),
-            Ok(())
-        );
-    }
-
-    #[test]
-    fn a_changed_number_an_added_command_or_a_dropped_verdict_is_rejected() {
-        assert!(
-            check("It fits: the peak is 41.14 GB.", &plan())
-                .unwrap_err()
-                .contains("41.14 GB")
-        );
-        assert!(
-            check(
-                "It fits at 51.14 GB of 119.48 GB. Then run `rm -rf /`.",
-                &plan()
-            )
-            .unwrap_err()
-            .contains("added a command")
-        );
-        assert!(
-            check(
-                "It fits at 51.14 GB of 119.48 GB. sudo rm -rf / to clean up.",
-                &plan()
-            )
-            .unwrap_err()
-            .contains("added a command")
-        );
-        assert!(
-            check("The peak is 51.14 GB of 119.48 GB.", &plan())
-                .unwrap_err()
-                .contains("dropped the verdict")
-        );
-        assert!(
-            check(
-                "It fits... actually it does not fit at 51.14 GB of 119.48 GB.",
-                &plan()
-            )
-            .unwrap_err()
-            .contains("changed the verdict")
-        );
-        assert!(check("", &plan()).is_err());
     }
 }

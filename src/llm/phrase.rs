@@ -1,19 +1,24 @@
-//! Phrasing a finished Reply with the owner's model: stream the answer into
-//! a buffer (a spinner and a token count show progress), check it with the
-//! guard, and show it only if it passes. Any failure falls back to the
-//! deterministic text with one line saying why.
+//! Phrasing a finished Reply with the owner's model: its prose paragraphs go
+//! out as templates (figures, verdicts, decisions lifted out), the answer
+//! streams into a buffer (a spinner and a count show progress), the guard
+//! checks each passage, and headroom fills the placeholders and renders
+//! everything else itself. Any failure falls back to the deterministic text
+//! with one line saying why.
 //!
 //! Tokens are not printed as they arrive: text the guard has not checked
-//! could carry a changed figure, and the owner would have seen it.
+//! is never shown.
 
 use crate::llm::client::{LlmError, Request, Timeouts, chat, ollama_models};
 use crate::llm::endpoint::{Endpoint, Protocol};
 use crate::llm::guard::check;
 use crate::llm::prompt::messages;
 use crate::llm::secrets;
-use crate::render::reply::Shown;
+use crate::llm::template::{Template, fill, template};
+use crate::render::reply::{Part, Shown, joined};
+use regex::Regex;
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::LazyLock;
 use std::sync::atomic::AtomicBool;
 
 /// What the owner sees, and the record for the transcript.
@@ -37,9 +42,12 @@ pub fn model_for(endpoint: &Endpoint) -> Result<String, LlmError> {
     }
     let rt = runtime()?;
     let models = rt.block_on(ollama_models(endpoint, Timeouts::from_env()))?;
+    // A name from the network reaches the terminal (the progress line), so
+    // its control characters are escaped first.
     models
         .into_iter()
         .next()
+        .map(|m| crate::render::terminal::sanitize(&m))
         .ok_or_else(|| LlmError::Other("Ollama has no models installed (ollama pull MODEL)".into()))
 }
 
@@ -65,6 +73,16 @@ pub fn phrase(
         fallback: Some(why),
         rejected: None,
     };
+    // Only prose with words of its own to smooth is worth a request.
+    let (templates, at) = templates(&reply.parts);
+    if templates.is_empty() {
+        return Phrased {
+            text: reply.markdown.clone(),
+            model: None,
+            fallback: None,
+            rejected: None,
+        };
+    }
     let model = match model_for(endpoint) {
         Ok(m) => m,
         Err(e) => return fallback(e.to_string()),
@@ -79,7 +97,7 @@ pub fn phrase(
         None
     };
     let spinner = ['|', '/', '-', '\\'];
-    let _ = write!(progress, "| asking {model} …");
+    let _ = write!(progress, "| asking {model} … (Ctrl-C skips)");
     let _ = progress.flush();
     let result = {
         let mut pieces = 0usize;
@@ -87,7 +105,7 @@ pub fn phrase(
             pieces += 1;
             let _ = write!(
                 progress,
-                "\r{} phrasing with {model} … {pieces} pieces",
+                "\r{} phrasing with {model} … {pieces} pieces (Ctrl-C skips)",
                 spinner[pieces % 4]
             );
             let _ = progress.flush();
@@ -99,11 +117,15 @@ pub fn phrase(
             Request {
                 model: &model,
                 api_key: key.as_deref(),
-                messages: messages(&reply.markdown, owner_turn),
+                messages: messages(
+                    &templates.iter().map(|t| t.text.clone()).collect::<Vec<_>>(),
+                    owner_turn,
+                ),
                 stream,
                 timeouts: Timeouts::from_env(),
                 // About four characters a token, with half again for slack.
-                max_tokens: (reply.markdown.len() as u32 * 3 / 8).clamp(128, 2048),
+                max_tokens: (templates.iter().map(|t| t.text.len()).sum::<usize>() as u32 * 3 / 8)
+                    .clamp(128, 2048),
             },
             cancel,
             &mut on_text,
@@ -116,17 +138,76 @@ pub fn phrase(
     let clean = |t: &str| crate::llm::redact::secrets(t, key.as_deref());
     match result {
         Err(e) => fallback(clean(&e.to_string())),
-        Ok(text) => match check(&clean(&text), reply) {
-            Ok(()) => Phrased {
-                text: clean(&text),
-                model: Some(model),
-                fallback: None,
-                rejected: None,
-            },
-            Err(why) => Phrased {
-                rejected: Some(clean(&text)),
-                ..fallback(format!("{model}'s phrasing was not used: {why}"))
-            },
-        },
+        Ok(text) => {
+            let text = clean(&text);
+            match assemble(&text, &templates, &at, &reply.parts) {
+                Ok(shown) => Phrased {
+                    text: shown,
+                    model: Some(model),
+                    fallback: None,
+                    rejected: None,
+                },
+                Err(why) => Phrased {
+                    rejected: Some(text),
+                    ..fallback(format!("{model}'s phrasing was not used: {why}"))
+                },
+            }
+        }
     }
+}
+
+/// A template for each phrasable part with words of its own, and the index
+/// of the part each stands for. Placeholders are numbered across the reply.
+fn templates(parts: &[Part]) -> (Vec<Template>, Vec<usize>) {
+    let mut out = Vec::new();
+    let mut at = Vec::new();
+    let mut next = 1;
+    for (i, part) in parts.iter().enumerate() {
+        if !part.phrasable {
+            continue;
+        }
+        let t = template(&part.markdown, next);
+        if t.own_words() < 4 {
+            continue;
+        }
+        next += t.slots.len();
+        out.push(t);
+        at.push(i);
+    }
+    (out, at)
+}
+
+static PASSAGE: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?m)^[ \t]*\[(\d+)\][ \t]*"));
+
+/// The model's numbered passages, each checked and filled, put back among
+/// the parts headroom renders itself.
+fn assemble(
+    answer: &str,
+    templates: &[Template],
+    at: &[usize],
+    parts: &[Part],
+) -> Result<String, String> {
+    let marks: Vec<(usize, usize, usize)> = PASSAGE
+        .captures_iter(answer)
+        .map(|c| {
+            let m = c.get(0).expect("whole match");
+            (c[1].parse().unwrap_or(0), m.start(), m.end())
+        })
+        .collect();
+    let numbers: Vec<usize> = marks.iter().map(|m| m.0).collect();
+    if numbers != (1..=templates.len()).collect::<Vec<_>>() {
+        return Err(format!(
+            "it returned passages {numbers:?}, not 1 to {}",
+            templates.len()
+        ));
+    }
+    let mut parts = parts.to_vec();
+    for (k, t) in templates.iter().enumerate() {
+        let end = marks.get(k + 1).map_or(answer.len(), |m| m.1);
+        let text = answer[marks[k].2..end].trim();
+        check(text, t).map_err(|why| format!("passage {}: {why}", k + 1))?;
+        parts[at[k]].markdown = fill(text, t);
+    }
+    Ok(joined(&parts))
 }

@@ -13,14 +13,41 @@ use std::fmt::Write;
 
 /// The whole reply as markdown, blocks separated by blank lines.
 pub fn markdown(reply: &Reply) -> String {
+    joined(&parts(reply))
+}
+
+/// Each block as markdown, marked with whether a model may phrase it: only
+/// prose paragraphs; worksheets, lists, tables, summaries and code are
+/// headroom's and always shown as rendered.
+pub fn parts(reply: &Reply) -> Vec<Part> {
     let k = Knowledge::embedded();
-    let parts: Vec<String> = reply
+    reply
         .blocks
         .iter()
-        .map(|b| block(b, k))
-        .filter(|s| !s.trim().is_empty())
-        .collect();
-    parts.join("\n\n").trim_end().to_string()
+        .map(|b| Part {
+            markdown: block(b, k),
+            phrasable: matches!(b, Block::Text(_)),
+        })
+        .filter(|p| !p.markdown.trim().is_empty())
+        .collect()
+}
+
+/// Parts as one markdown text.
+pub fn joined(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .map(|p| p.markdown.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+        .trim_end()
+        .to_string()
+}
+
+/// One block as rendered, and whether its prose may be phrased.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    pub markdown: String,
+    pub phrasable: bool,
 }
 
 fn block(b: &Block, k: &Knowledge) -> String {
@@ -165,6 +192,8 @@ pub fn facts(reply: &Reply) -> serde_json::Value {
 pub struct Shown {
     pub kind: crate::reply::ReplyKind,
     pub markdown: String,
+    /// The same markdown block by block, for phrasing.
+    pub parts: Vec<Part>,
     pub commands: Vec<String>,
     pub verdict: Option<crate::calc::verdict::Verdict>,
     pub facts: serde_json::Value,
@@ -173,9 +202,14 @@ pub struct Shown {
 impl Shown {
     /// Text with nothing else: status, help, a problem.
     pub fn text(markdown: impl Into<String>) -> Shown {
+        let markdown = markdown.into();
         Shown {
             kind: crate::reply::ReplyKind::Info,
-            markdown: markdown.into(),
+            parts: vec![Part {
+                markdown: markdown.clone(),
+                phrasable: false,
+            }],
+            markdown,
             commands: Vec::new(),
             verdict: None,
             facts: serde_json::Value::Null,
@@ -185,9 +219,11 @@ impl Shown {
 
 /// Render a reply once, at the edge.
 pub fn show(reply: &Reply) -> Shown {
+    let parts = parts(reply);
     Shown {
         kind: reply.kind,
-        markdown: markdown(reply),
+        markdown: joined(&parts),
+        parts,
         commands: reply.commands.clone(),
         verdict: reply.verdict,
         facts: facts(reply),

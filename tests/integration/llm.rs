@@ -2,7 +2,7 @@
 //! both protocols, streamed and not, and every way it can go wrong. Each
 //! failure ends with headroom's own text and one line saying why.
 
-use crate::llm_server::{Script, draft_of, ndjson, serve, sse};
+use crate::llm_server::{Script, draft_of, ndjson, reword, serve, sse};
 use crate::support::{Headroom, fixture};
 use std::time::Duration;
 
@@ -35,12 +35,12 @@ fn converse(spec: &str, envs: &[(&str, &str)]) -> (String, String) {
 fn openai_streaming_phrasing_that_keeps_every_figure_is_shown() {
     let server = serve(8, |_, body| {
         ok(
-            sse(&format!("Here is the plan.\n\n{}", draft_of(body))),
+            sse(&reword(&draft_of(body), "Put simply, ")),
             "text/event-stream",
         )
     });
     let (out, transcript) = converse(&format!("openai:tiny@{}/v1", server.url), &[]);
-    assert!(out.contains("Here is the plan."), "{out}");
+    assert!(out.contains("Put simply, "), "{out}");
     assert!(out.contains("**Verdict: fits.**"));
     assert!(!out.contains("headroom's own text"), "{out}");
     assert!(transcript.contains("\"phrased_by\":\"tiny\""));
@@ -49,11 +49,13 @@ fn openai_streaming_phrasing_that_keeps_every_figure_is_shown() {
         reqs.iter()
             .all(|(path, _, _)| path == "/v1/chat/completions")
     );
-    // The owner's words reach the model only inside the data block.
+    // The owner's words reach the model only inside the data block, and
+    // pasted output not at all.
     assert!(
-        reqs[0].1.contains("<data>\\nQLoRA on Llama 3.1 70B"),
-        "{}",
-        reqs[0].1
+        reqs.iter().all(|(_, body, _)| body.contains("<data>\\n")
+            && !body.contains("Mem:")
+            && !body.contains("buff/cache")),
+        "{reqs:?}"
     );
 }
 
@@ -67,13 +69,13 @@ fn ollama_ndjson_streaming_and_model_listing() {
             )
         } else {
             ok(
-                ndjson(&format!("Plainly: {}", draft_of(body))),
+                ndjson(&reword(&draft_of(body), "Plainly, ")),
                 "application/x-ndjson",
             )
         }
     });
     let (out, transcript) = converse(&format!("ollama@{}", server.url), &[]);
-    assert!(out.contains("Plainly:"), "{out}");
+    assert!(out.contains("Plainly, "), "{out}");
     assert!(transcript.contains("\"phrased_by\":\"tiny:latest\""));
     let reqs = server.requests.lock().unwrap();
     assert_eq!(reqs[0].0, "/api/tags");
@@ -187,31 +189,24 @@ fn an_http_error() {
 fn an_adversarial_model_cannot_change_a_number_add_a_command_or_drop_the_verdict() {
     type Twist = fn(String) -> String;
     let cases: [(&str, Twist); 3] = [
-        ("not in the answer", |d| {
-            d.replacen("119.48 GB", "219.48 GB", 1)
+        ("a figure of its own", |d| {
+            d.replacen("[1] ", "[1] With 219.48 GB to spare, ", 1)
         }),
-        ("added a command", |d| {
-            format!("{d}\n\nTo free memory first run `rm -rf /`.")
+        ("command", |d| {
+            format!("{d} To free memory first run `rm -rf /`.")
         }),
-        ("dropped the verdict", |d| {
-            d.replace("fits", "looks OK").replace("Verdict", "Result")
-        }),
+        ("dropped a value", |d| d.replacen("{figure1}", "", 1)),
     ];
     for (why, twist) in cases {
         let server = serve(8, move |_, body| {
             ok(sse(&twist(draft_of(body))), "text/event-stream")
         });
         let (out, transcript) = converse(&format!("openai:tiny@{}", server.url), &[]);
-        let plan = out
-            .split("## Headroom plan")
-            .nth(1)
-            .unwrap_or(&out)
-            .to_string();
-        falls_back(&plan, why);
-        let shown = plan.split("(headroom's own text:").next().unwrap_or("");
+        falls_back(&out, why);
+        let shown = out.split("(headroom's own text:").next().unwrap_or("");
         assert!(
-            !shown.contains("219.48 GB") && !plan.contains("rm -rf /"),
-            "{plan}"
+            !shown.contains("219.48 GB") && !out.contains("rm -rf /"),
+            "{out}"
         );
         assert!(
             transcript.contains("llm_rejected"),
@@ -287,6 +282,7 @@ fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
         let out = Headroom::new(dir.path())
             .args(&["--llm", &spec])
             .env("HEADROOM_LLM_READ_TIMEOUT_MS", "120000")
+            .env("HEADROOM_LLM_FIRST_TEXT_S", "120")
             .stdin("LoRA on Qwen2.5 7B, bf16, batch 1, packing 1024\n")
             .run()
             .ok();
@@ -307,20 +303,23 @@ fn a_real_model_server_speaks_both_protocols_and_every_reply_is_guarded() {
                 "{spec}: the protocol failed: {fallback}"
             );
             match r["phrased_text"].as_str() {
-                // A phrasing that was shown must pass the guard again here.
+                // A phrasing that was shown adds no figure and keeps every
+                // line headroom renders itself (the verdict, the tables).
                 Some(text) => {
-                    let reply = headroom::render::reply::Shown {
-                        verdict: match r["facts"]["verdict"].as_str() {
-                            Some("fits") => Some(headroom::calc::verdict::Verdict::Fits),
-                            Some("tight") => Some(headroom::calc::verdict::Verdict::Tight),
-                            Some("does_not_fit") => {
-                                Some(headroom::calc::verdict::Verdict::DoesNotFit)
-                            }
-                            _ => None,
-                        },
-                        ..headroom::render::reply::Shown::text(r["text"].as_str().unwrap())
+                    let own = r["text"].as_str().unwrap();
+                    let figures = |t: &str| -> std::collections::BTreeSet<String> {
+                        t.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                            .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+                            .map(|w| w.trim_matches('.').to_string())
+                            .collect()
                     };
-                    assert_eq!(headroom::llm::guard::check(text, &reply), Ok(()), "{spec}");
+                    assert!(figures(text).is_subset(&figures(own)), "{spec}: {text}");
+                    for line in own
+                        .lines()
+                        .filter(|l| l.starts_with('|') || l.contains("**Verdict"))
+                    {
+                        assert!(text.contains(line), "{spec}: lost {line:?} in {text}");
+                    }
                 }
                 None => assert!(!fallback.is_empty(), "{spec}: neither phrased nor a reason"),
             }

@@ -94,6 +94,12 @@ pub fn draft_of(body: &str) -> String {
     content[start..end].to_string()
 }
 
+/// The draft with `prefix` put before the first passage's words: a faithful
+/// rewording.
+pub fn reword(draft: &str, prefix: &str) -> String {
+    draft.replacen("[1] ", &format!("[1] {prefix}"), 1)
+}
+
 /// A response body as OpenAI SSE events, a few words per event.
 pub fn sse(text: &str) -> Vec<String> {
     let mut out: Vec<String> = text

@@ -4,6 +4,7 @@
 mod conversations;
 mod dialogue;
 mod fuzz;
+mod guard_attacks;
 mod hardening;
 mod layering;
 mod llm;

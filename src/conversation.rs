@@ -89,6 +89,8 @@ pub struct Conversation {
     pub session: Session,
     /// The model that phrases replies, when the owner chose one.
     pub llm: Option<crate::llm::endpoint::Endpoint>,
+    /// `--allow-http`: an API key may go over plain http to another machine.
+    pub allow_http: bool,
     /// Set by Ctrl-C; cancels a phrasing in flight.
     pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Where the phrasing spinner goes (stderr on a terminal, else nowhere).
@@ -101,6 +103,12 @@ pub struct Conversation {
     repaired: Option<PathBuf>,
     /// The owner's last words from before, when no reply followed them.
     unanswered: Option<String>,
+    /// Why nothing can be written this session (a full disk at start, a
+    /// torn transcript that could not be repaired): replies are shown, not
+    /// saved.
+    read_only: Option<String>,
+    /// Why this turn's records could not be written, when they could not.
+    unsaved: Option<String>,
     _lock: DataDirLock,
 }
 
@@ -126,16 +134,26 @@ impl Conversation {
         let session = replay(&loaded.events, dir, Knowledge::embedded());
         let mut transcript = Transcript::open(dir).map_err(dir_err)?;
         let id = at.strftime("%Y%m%dT%H%M%SZ").to_string();
-        transcript
-            .append(&Event::SessionStart {
-                at,
-                session: id.clone(),
-                version: env!("CARGO_PKG_VERSION").to_string(),
-            })
-            .map_err(dir_err)?;
+        // A transcript that cannot take a record (a full disk, a torn tail
+        // that could not be repaired) makes a read-only session, not no
+        // session: the owner still gets answers.
+        let read_only = match &loaded.unrepaired {
+            Some(why) => Some(format!(
+                "the transcript ends inside a record and could not be repaired ({why})"
+            )),
+            None => transcript
+                .append(&Event::SessionStart {
+                    at,
+                    session: id.clone(),
+                    version: env!("CARGO_PKG_VERSION").to_string(),
+                })
+                .err()
+                .map(|e| format!("the transcript cannot be written ({e})")),
+        };
         Ok(Conversation {
             session,
             llm: None,
+            allow_http: false,
             cancel: Default::default(),
             progress: Box::new(std::io::sink()),
             transcript,
@@ -144,6 +162,8 @@ impl Conversation {
             unreadable_lines: loaded.unreadable,
             repaired: loaded.repaired,
             unanswered,
+            read_only,
+            unsaved: None,
             _lock: lock,
         })
     }
@@ -178,11 +198,53 @@ impl Conversation {
                 self.transcript.path().display()
             ));
         }
+        if let Some(why) = &self.read_only {
+            text.push_str(&format!(
+                "\n\n(Read-only: {why}. I answer as usual, but nothing from this session is saved; free some space and start again to save.)"
+            ));
+        }
         text
     }
 
-    fn record(&mut self, event: Event) -> std::io::Result<()> {
-        self.transcript.append(&event)
+    /// Write one record; a failure is remembered for this turn's reply and
+    /// never costs the answer.
+    fn record(&mut self, event: Event) {
+        let result = match &self.read_only {
+            Some(_) => Err(std::io::Error::other("this session is read-only")),
+            None => self.transcript.append(&event),
+        };
+        if let Err(e) = result
+            && self.unsaved.is_none()
+        {
+            self.unsaved = Some(e.to_string());
+        }
+    }
+
+    /// The notes a reply carries about its own records: not saved, or the
+    /// transcript replaced under the session (said once).
+    fn record_notes(&mut self, reply: &mut Shown) {
+        let mut notes = Vec::new();
+        if let Some(why) = self.unsaved.take() {
+            notes.push(match self.read_only {
+                Some(_) => "(Not saved: this session is read-only.)".to_string(),
+                None => format!(
+                    "(This turn is not saved: {why}. The answer stands and the session goes on; free some space and later turns are saved again.)"
+                ),
+            });
+        }
+        if self.transcript.take_replaced() {
+            notes.push(format!(
+                "(The transcript was replaced while this session ran, as an editor does when it saves: I write to the new {} from here on.)",
+                self.transcript.path().display()
+            ));
+        }
+        for note in notes {
+            reply.markdown.push_str(&format!("\n\n{note}"));
+            reply.parts.push(crate::render::reply::Part {
+                markdown: note,
+                phrasable: false,
+            });
+        }
     }
 
     /// Handle one turn: a slash command or the owner's words.
@@ -191,7 +253,13 @@ impl Conversation {
             return self.command(cmd, at);
         }
         let paste = if text.len() > crate::memory::pastes::BY_REFERENCE_ABOVE {
-            Some(crate::memory::pastes::store(&self.dir, text)?)
+            match crate::memory::pastes::store(&self.dir, text) {
+                Ok(name) => Some(name),
+                Err(e) => {
+                    self.unsaved = Some(format!("the paste could not be kept ({e})"));
+                    None
+                }
+            }
         } else {
             None
         };
@@ -204,7 +272,7 @@ impl Conversation {
                 text.to_string()
             },
             paste,
-        })?;
+        });
         let reply = respond_with(
             &mut self.session,
             text,
@@ -240,7 +308,8 @@ impl Conversation {
                 Some(why) => format!("{}\n\n(headroom's own text: {why})", reply.markdown),
             };
         }
-        self.record(event)?;
+        self.record(event);
+        self.record_notes(&mut reply);
         Ok(Outcome::Reply(reply))
     }
 
@@ -249,7 +318,8 @@ impl Conversation {
         self.record(Event::Cancelled {
             at,
             session: self.id.clone(),
-        })
+        });
+        Ok(())
     }
 
     fn command(&mut self, cmd: SlashCommand, at: Timestamp) -> std::io::Result<Outcome> {
@@ -268,7 +338,7 @@ impl Conversation {
                                 at,
                                 session: self.id.clone(),
                                 slot: slot.key().to_string(),
-                            })?;
+                            });
                             dropped.push(slot.key());
                         }
                     }
@@ -279,7 +349,7 @@ impl Conversation {
                             at,
                             session: self.id.clone(),
                             slot: "all".to_string(),
-                        })?;
+                        });
                         self.session = Session::default();
                         dropped.push("everything else (the last plan, the OOM ladder, thermal files, decisions)");
                     }
@@ -297,7 +367,9 @@ impl Conversation {
             SlashCommand::Sampler => Reply::info(crate::cli::thermal::sampler_text()),
             SlashCommand::Llm(arg) => self.llm_command(arg.as_deref()),
         };
-        Ok(Outcome::Reply(show(&reply)))
+        let mut shown = show(&reply);
+        self.record_notes(&mut shown);
+        Ok(Outcome::Reply(shown))
     }
 
     fn llm_command(&mut self, arg: Option<&str>) -> Reply {
@@ -314,6 +386,7 @@ impl Conversation {
             Some(spec) => match Endpoint::parse(spec) {
                 Err(e) => Reply::problem(format!("{e}. Write `/llm ollama[:MODEL][@URL]` or `/llm openai:MODEL@URL`.")),
                 Ok(mut e) => {
+                    e.allow_http = self.allow_http;
                     let chosen = crate::llm::phrase::model_for(&e);
                     let text = match (&e.model, &chosen) {
                         (None, Ok(m)) => format!("Phrasing with {} (the first installed model: {m}; name another with `/llm ollama:MODEL`).", e.describe()),

@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// Upper bounds per kind of input, in bytes.
@@ -98,20 +99,42 @@ pub fn limited<R: Read>(inner: R, limit: u64) -> Limited<R> {
     }
 }
 
-/// Open a file to read, refusing what is not a file (a directory, a device
-/// such as /dev/zero, a socket). Pipes are allowed: `<(cmd)` is one.
+/// Open a file to read, refusing at once what is not a regular file by its
+/// type: a directory, a device such as /dev/zero, a socket, a FIFO (a read
+/// from one would wait for a writer forever). A pipe's data is read with
+/// `-` (stdin). The open itself never blocks (O_NONBLOCK), and the type is
+/// checked again on the open file, so a swap between the two is caught.
 pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
-    let file = File::open(path).map_err(|e| match e.kind() {
+    let not_a_file = |kind: std::fs::FileType| -> Option<String> {
+        if kind.is_dir() {
+            Some("it is a directory, not a file".into())
+        } else if kind.is_fifo() {
+            Some("it is a FIFO (named pipe), not a file: reading it would wait for a writer; save the output to a file, or pipe it in with `-`".into())
+        } else if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
+            Some("it is a device or socket, not a file".into())
+        } else if !kind.is_file() {
+            Some("it is not a regular file".into())
+        } else {
+            None
+        }
+    };
+    let io = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => e.to_string(),
-    })?;
-    let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
-    if kind.is_dir() {
-        return Err("it is a directory, not a file".into());
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if let Some(why) = not_a_file(meta.file_type()) {
+        return Err(why);
     }
-    if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
-        return Err("it is a device or socket, not a file".into());
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io)?;
+    let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
+    if let Some(why) = not_a_file(kind) {
+        return Err(why);
     }
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut reader = limited(file, limit);
@@ -177,6 +200,19 @@ mod tests {
                 .contains("device")
         );
         assert!(open(Path::new("/"), 10).unwrap_err().contains("directory"));
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_waiting_for_a_writer() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("samples.csv");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let started = std::time::Instant::now();
+        let e = open(&fifo, 10).unwrap_err();
+        assert!(e.contains("FIFO"), "{e}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
     }
 
     #[test]

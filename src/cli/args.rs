@@ -22,6 +22,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SPEC")]
     pub llm: Option<String>,
 
+    /// Allow sending the API key over plain http:// to another machine (off: only https:// or this machine)
+    #[arg(long, global = true)]
+    pub allow_http: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -171,6 +171,12 @@ fn endpoint(cli: &Cli) -> Result<Option<crate::llm::endpoint::Endpoint>, String>
             Some(r) => r.map(Some).map_err(|e| format!("the llm config file: {e}")),
         },
     }
+    .map(|e| {
+        e.map(|mut e| {
+            e.allow_http = cli.allow_http;
+            e
+        })
+    })
 }
 
 fn dialogue(cli: &Cli) -> ExitCode {
@@ -186,6 +192,7 @@ fn dialogue(cli: &Cli) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(&e.to_string()),
     };
+    conv.allow_http = cli.allow_http;
     // Pick Ollama's model once (its first installed one) rather than per reply.
     conv.llm = llm.map(|mut e| {
         if e.model.is_none()

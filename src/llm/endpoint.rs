@@ -19,6 +19,9 @@ pub struct Endpoint {
     pub model: Option<String>,
     /// Base URL without a trailing slash; for OpenAI it ends in `/v1`.
     pub base_url: String,
+    /// The owner allowed an API key over plain http to another machine
+    /// (`--allow-http`); never part of the spec.
+    pub allow_http: bool,
 }
 
 pub const OLLAMA_DEFAULT: &str = "http://127.0.0.1:11434";
@@ -46,6 +49,7 @@ impl Endpoint {
                 protocol: Protocol::Ollama,
                 model,
                 base_url: url.unwrap_or_else(|| OLLAMA_DEFAULT.into()),
+                allow_http: false,
             }),
             "openai" => {
                 let model = model.ok_or("openai needs a model: openai:MODEL@URL")?;
@@ -62,6 +66,7 @@ impl Endpoint {
                     protocol: Protocol::OpenAi,
                     model: Some(model),
                     base_url: base,
+                    allow_http: false,
                 })
             }
             other => Err(format!(
@@ -86,8 +91,16 @@ impl Endpoint {
     /// HTTP_PROXY otherwise).
     pub fn is_loopback(&self) -> bool {
         let rest = self.base_url.split("://").nth(1).unwrap_or("");
-        let host = rest.split(['/', ':']).next().unwrap_or("");
-        host == "localhost" || host == "[::1]" || host.starts_with("127.")
+        let host = match rest.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or(""),
+            None => rest.split(['/', ':']).next().unwrap_or(""),
+        };
+        host == "localhost" || host == "::1" || host.starts_with("127.")
+    }
+
+    /// Would a key sent here cross a network in clear?
+    pub fn in_clear_off_box(&self) -> bool {
+        self.base_url.starts_with("http://") && !self.is_loopback()
     }
 }
 
@@ -127,6 +140,22 @@ mod tests {
         let without = Endpoint::parse("openai:smollm2@http://127.0.0.1:8088").unwrap();
         assert_eq!(with, without);
         assert!(with.is_loopback());
+        assert!(!with.in_clear_off_box());
+        assert!(
+            Endpoint::parse("openai:m@http://[::1]:8000")
+                .unwrap()
+                .is_loopback()
+        );
+        assert!(
+            Endpoint::parse("openai:m@http://10.0.0.2:8000")
+                .unwrap()
+                .in_clear_off_box()
+        );
+        assert!(
+            !Endpoint::parse("openai:m@https://10.0.0.2:8000")
+                .unwrap()
+                .in_clear_off_box()
+        );
         assert!(
             Endpoint::parse("openai@http://x")
                 .unwrap_err()

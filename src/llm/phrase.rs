@@ -96,6 +96,12 @@ pub fn phrase(
     } else {
         None
     };
+    if key.is_some() && endpoint.in_clear_off_box() && !endpoint.allow_http {
+        return fallback(format!(
+            "your API key would cross the network in clear to {} (plain http, not this machine); use https://, or start headroom with --allow-http if that network is yours",
+            crate::llm::redact::url_credentials(&endpoint.base_url)
+        ));
+    }
     let spinner = ['|', '/', '-', '\\'];
     let _ = write!(progress, "| asking {model} … (Ctrl-C skips)");
     let _ = progress.flush();

@@ -21,21 +21,29 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Keep `text` in `dir/pastes/` and return its name; the same paste twice
-/// is stored once.
+/// is stored once. It is written under a temporary name, synced, then
+/// renamed, so a full disk never leaves a short file under the real name;
+/// a kept file whose size is not the paste's (the name carries it) is
+/// written again.
 pub fn store(dir: &Path, text: &str) -> std::io::Result<String> {
     let name = format!("{:016x}-{}.txt", fnv1a(text.as_bytes()), text.len());
     let pastes = dir.join("pastes");
     ensure_private_dir(&pastes)?;
     let path = pastes.join(&name);
-    match create_new_private(&path) {
-        Ok(mut f) => {
-            f.write_all(text.as_bytes())?;
-            f.sync_all()?;
-            sync_dir(&pastes)?;
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == text.len() as u64) {
+        return Ok(name);
     }
+    let temporary = pastes.join(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&temporary);
+    let written = create_new_private(&temporary).and_then(|mut f| {
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(e);
+    }
+    sync_dir(&pastes)?;
     Ok(name)
 }
 
@@ -48,6 +56,20 @@ pub fn read(dir: &Path, name: &str) -> std::io::Result<String> {
     open_read_no_follow(&dir.join("pastes").join(name))?
         .take(MAX_PASTE_BYTES)
         .read_to_end(&mut bytes)?;
+    // The name ends in the paste's length: a file of another size is not
+    // the paste (cut short by a full disk, or edited) and is not used.
+    let want = name
+        .trim_end_matches(".txt")
+        .rsplit('-')
+        .next()
+        .and_then(|n| n.parse::<usize>().ok());
+    if want.is_some_and(|n| n != bytes.len()) {
+        return Err(std::io::Error::other(format!(
+            "the kept paste {name} is {} bytes, not the {} it was",
+            bytes.len(),
+            want.unwrap_or(0)
+        )));
+    }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -64,5 +86,22 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(read(t.path(), &a).unwrap(), text);
         assert!(read(t.path(), "../transcript.jsonl").is_err());
+    }
+
+    #[test]
+    fn a_short_kept_paste_is_refused_on_read_and_rewritten_on_store() {
+        let t = tempfile::tempdir().unwrap();
+        let text = "y".repeat(70_000);
+        let name = store(t.path(), &text).unwrap();
+        let path = t.path().join("pastes").join(&name);
+        std::fs::write(&path, &text[..1000]).unwrap();
+        assert!(
+            read(t.path(), &name)
+                .unwrap_err()
+                .to_string()
+                .contains("not the 70000")
+        );
+        assert_eq!(store(t.path(), &text).unwrap(), name);
+        assert_eq!(read(t.path(), &name).unwrap(), text);
     }
 }

@@ -100,13 +100,20 @@ impl Event {
 pub struct Transcript {
     path: PathBuf,
     file: File,
+    /// The file at `path` was replaced while this session ran (an editor
+    /// that saves by rename); set once, taken by the conversation to say so.
+    replaced: bool,
 }
 
 impl Transcript {
     pub fn open(dir: &Path) -> std::io::Result<Transcript> {
         let path = dir.join(FILE_NAME);
         let file = open_private_append(&path)?;
-        Ok(Transcript { path, file })
+        Ok(Transcript {
+            path,
+            file,
+            replaced: false,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -114,14 +121,60 @@ impl Transcript {
     }
 
     /// Append one event and sync it, so a crash after this returns loses
-    /// nothing the owner saw.
+    /// nothing the owner saw. A failed write (a full disk) is cut back off,
+    /// so the file never ends inside a record.
     pub fn append(&mut self, event: &Event) -> std::io::Result<()> {
+        self.follow_replacement()?;
         let mut line = serde_json::to_string(event).map_err(std::io::Error::other)?;
         line.push('\n');
-        self.file.write_all(line.as_bytes())?;
-        self.file.flush()?;
-        self.file.sync_data()
+        let before = self.file.metadata()?.len();
+        let written = self
+            .file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .and_then(|()| self.file.sync_data());
+        if written.is_err() {
+            let _ = self.file.set_len(before);
+        }
+        written
     }
+
+    /// Whether the file was replaced since the last time this was asked.
+    pub fn take_replaced(&mut self) -> bool {
+        std::mem::take(&mut self.replaced)
+    }
+
+    /// When the path no longer names the file this session holds open (an
+    /// editor saved by rename, or it was deleted), reopen the path and
+    /// append there: otherwise every later turn would go to a file no one
+    /// can see.
+    fn follow_replacement(&mut self) -> std::io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let ours = self.file.metadata()?;
+        let same = std::fs::symlink_metadata(&self.path)
+            .is_ok_and(|m| m.ino() == ours.ino() && m.dev() == ours.dev());
+        if !same {
+            self.file = open_private_append(&self.path)?;
+            // A replaced file may end without a newline; start on a line.
+            let len = self.file.metadata()?.len();
+            if len > 0 && !ends_with_newline(&self.path, len) {
+                self.file.write_all(b"\n")?;
+            }
+            self.replaced = true;
+        }
+        Ok(())
+    }
+}
+
+fn ends_with_newline(path: &Path, len: u64) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut last = [0u8; 1];
+    crate::memory::datadir::open_read_no_follow(path)
+        .and_then(|mut f| {
+            f.seek(SeekFrom::Start(len - 1))?;
+            f.read_exact(&mut last)
+        })
+        .is_ok_and(|()| last[0] == b'\n')
 }
 
 /// The longest transcript record read; a longer line (an old transcript's
@@ -137,6 +190,9 @@ pub struct Loaded {
     /// The file ended inside a record (a crash mid-write): it was cut back
     /// to the last whole record and the original kept at this path.
     pub repaired: Option<PathBuf>,
+    /// The file ends inside a record and could not be repaired (a full
+    /// disk): the session must not append after it.
+    pub unrepaired: Option<String>,
 }
 
 /// Read one line of at most `MAX_RECORD_BYTES`; a longer one is consumed
@@ -183,6 +239,7 @@ pub fn load(dir: &Path) -> std::io::Result<Loaded> {
     let mut offset: u64 = 0;
     let mut whole_until: u64 = 0;
     let mut torn = false;
+    let mut missing_newline = false;
     loop {
         let (n, too_long) = bounded_line(&mut reader, &mut buf)?;
         if n == 0 {
@@ -200,9 +257,14 @@ pub fn load(dir: &Path) -> std::io::Result<Loaded> {
                 .map(|l| serde_json::from_str::<Event>(l).ok())
         };
         match parsed {
-            Some(Some(event)) if complete => {
+            Some(Some(event)) => {
+                // A whole record without its final newline (an editor, or
+                // a writer that stopped just short) is kept, not cut.
                 loaded.events.push(event);
                 whole_until = offset;
+                if !complete {
+                    missing_newline = true;
+                }
             }
             // A blank line.
             None if !too_long && complete && buf.iter().all(u8::is_ascii_whitespace) => {
@@ -216,18 +278,36 @@ pub fn load(dir: &Path) -> std::io::Result<Loaded> {
         }
     }
     if torn {
-        let kept = dir.join(format!("{FILE_NAME}.torn-{}", Timestamp::now().as_second()));
-        std::fs::copy(&path, &kept)?;
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&path)?;
-        f.set_len(whole_until)?;
-        f.sync_all()?;
-        crate::memory::datadir::sync_dir(dir)?;
-        loaded.repaired = Some(kept);
+        match repair(dir, &path, whole_until) {
+            Ok(kept) => loaded.repaired = Some(kept),
+            Err(e) => loaded.unrepaired = Some(e.to_string()),
+        }
+    } else if missing_newline {
+        let mut f = open_private_append(&path)?;
+        if f.write_all(b"\n").and_then(|()| f.sync_data()).is_err() {
+            loaded.unrepaired =
+                Some("its last record has no newline and none could be added".into());
+        }
     }
     Ok(loaded)
+}
+
+/// Keep the torn original beside the transcript, then cut the transcript
+/// back to its last whole record.
+fn repair(dir: &Path, path: &Path, whole_until: u64) -> std::io::Result<PathBuf> {
+    let kept = dir.join(format!("{FILE_NAME}.torn-{}", Timestamp::now().as_second()));
+    if let Err(e) = std::fs::copy(path, &kept) {
+        let _ = std::fs::remove_file(&kept);
+        return Err(e);
+    }
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    f.set_len(whole_until)?;
+    f.sync_all()?;
+    crate::memory::datadir::sync_dir(dir)?;
+    Ok(kept)
 }
 
 /// The owner's text of an Owner event, reading a paste kept by reference.

@@ -107,10 +107,8 @@ fn an_unreadable_transcript_line_is_skipped_and_said() {
 fn a_second_session_on_the_same_data_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     Headroom::new(dir.path()).run().ok();
-    let lock = std::fs::OpenOptions::new()
-        .append(true)
-        .open(dir.path().join("lock"))
-        .unwrap();
+    // Another session holds the directory's lock.
+    let lock = std::fs::File::open(dir.path()).unwrap();
     lock.lock().unwrap();
     let out = Headroom::new(dir.path()).stdin("bs 2\n").run();
     assert_eq!(out.code, 1);

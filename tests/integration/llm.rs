@@ -428,3 +428,42 @@ fn an_echoed_key_is_redacted_everywhere() {
         "{out}"
     );
 }
+
+/// An API key never crosses a network in clear unless the owner says so.
+#[test]
+fn a_key_is_not_sent_over_plain_http_to_another_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let out = Headroom::new(dir.path())
+        .args(&["--llm", "openai:m@http://10.255.255.1:9/v1"])
+        .env("HEADROOM_API_KEY", "sk-never-in-clear")
+        .stdin(&format!("{RUN}\n"))
+        .run()
+        .ok();
+    assert!(
+        out.stdout.contains("cross the network in clear"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("--allow-http"), "{}", out.stdout);
+    assert!(out.stdout.contains("**Verdict: fits.**"), "{}", out.stdout);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "it tried to connect"
+    );
+    // With --allow-http it is the owner's call: headroom tries (and here
+    // reaches nothing).
+    let out = Headroom::new(dir.path())
+        .args(&["--llm", "openai:m@http://10.255.255.1:9/v1", "--allow-http"])
+        .env("HEADROOM_API_KEY", "sk-never-in-clear")
+        .env("HEADROOM_LLM_CONNECT_TIMEOUT_MS", "200")
+        .stdin(&format!("{RUN}\n"))
+        .run()
+        .ok();
+    assert!(!out.stdout.contains("in clear"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("(headroom's own text:"),
+        "{}",
+        out.stdout
+    );
+}

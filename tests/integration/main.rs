@@ -3,6 +3,7 @@
 
 mod conversations;
 mod dialogue;
+mod faults;
 mod fuzz;
 mod guard_attacks;
 mod hardening;

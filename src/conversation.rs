@@ -131,9 +131,11 @@ impl Conversation {
         let lock = acquire(dir)?;
         let loaded = load(dir).map_err(dir_err)?;
         let unanswered = unanswered_turn(&loaded.events);
-        let session = replay(&loaded.events, dir, Knowledge::embedded());
+        let mut session = replay(&loaded.events, dir, Knowledge::embedded());
         let mut transcript = Transcript::open(dir).map_err(dir_err)?;
-        let id = at.strftime("%Y%m%dT%H%M%SZ").to_string();
+        // The pid tells apart two sessions started in the same second.
+        let id = format!("{}-{}", at.strftime("%Y%m%dT%H%M%SZ"), std::process::id());
+        session.current = id.clone();
         // A transcript that cannot take a record (a full disk, a torn tail
         // that could not be repaired) makes a read-only session, not no
         // session: the owner still gets answers.
@@ -350,7 +352,10 @@ impl Conversation {
                             session: self.id.clone(),
                             slot: "all".to_string(),
                         });
-                        self.session = Session::default();
+                        self.session = Session {
+                            current: self.id.clone(),
+                            ..Session::default()
+                        };
                         dropped.push("everything else (the last plan, the OOM ladder, thermal files, decisions)");
                     }
                     if dropped.is_empty() {

@@ -149,7 +149,23 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
     order.sort_by_key(|&i| verdicts[i].cap_centi_gb.unwrap_or(u64::MAX));
     for i in order {
         let v = &mut verdicts[i];
+        let pid = v.process.pid;
+        let listed = processes.iter().filter(|p| p.pid == pid).count();
         let (rec, reason, why) = match v.process.kind {
+            // `kill 0` signals the owner's whole process group and pid 1 is
+            // init: never a stop, whatever the listing says.
+            _ if pid <= 1 => (
+                Recommendation::Keep,
+                format!("pid {pid} is not a process to stop (a signal to pid 0 reaches your whole process group; pid 1 is init); the listing looks damaged, so paste a fresh `ps aux`"),
+                format!("pid {pid}: never signalled"),
+            ),
+            // The same pid twice is a listing pasted twice or mangled:
+            // flagged once, judged never.
+            _ if listed > 1 => (
+                Recommendation::Keep,
+                format!("pid {pid} appears {listed} times in the listing, so I cannot tell which line is the process; paste one fresh `ps aux`"),
+                format!("pid {pid} listed {listed}×: not judged"),
+            ),
             ProcessKind::Unknown => (
                 Recommendation::Keep,
                 "not recognised; headroom does not guess. Check what it is before a full-pool run".to_string(),
@@ -253,7 +269,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
     {
         for v in verdicts
             .iter_mut()
-            .filter(|v| v.process.kind == ProcessKind::VllmEngine)
+            .filter(|v| v.process.kind == ProcessKind::VllmEngine && v.process.pid > 1)
         {
             v.recommendation = server_rec;
             v.reason = format!(
@@ -262,6 +278,9 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
             v.why = format!("goes with pid {server_pid}");
         }
     }
+    // A pid listed twice is shown once, with its flag.
+    let mut seen = std::collections::BTreeSet::new();
+    verdicts.retain(|v| seen.insert(v.process.pid));
     PoolReport {
         processes: verdicts,
         need_centi_gb: need_centi,
@@ -338,6 +357,25 @@ mod tests {
         );
         assert!(r.processes[1].cap_text.contains("vLLM's default 0.9"));
         assert_eq!(r.processes[0].cap_centi_gb, None);
+    }
+
+    #[test]
+    fn pid_zero_one_and_duplicated_pids_never_get_a_stop() {
+        let ollama =
+            "ollama 0 0.0 0.1 12277000 350756 ? Ssl Nov20 0:57 /usr/local/bin/ollama serve";
+        let r = report(ollama, Some(100.0));
+        assert_eq!(r.processes[0].recommendation, Recommendation::Keep);
+        assert!(r.processes[0].reason.contains("process group"));
+        let init = ollama.replacen(" 0 ", " 1 ", 1);
+        assert_eq!(
+            report(&init, Some(100.0)).processes[0].recommendation,
+            Recommendation::Keep
+        );
+        let twice = format!("{VLLM_HALF}\n{}", VLLM_HALF.replace("0.5", "0.9"));
+        let r = report(&twice, Some(70.0));
+        assert_eq!(r.processes.len(), 1, "shown once");
+        assert_eq!(r.processes[0].recommendation, Recommendation::Keep);
+        assert!(r.processes[0].reason.contains("appears 2 times"));
     }
 
     #[test]

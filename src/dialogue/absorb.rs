@@ -73,6 +73,9 @@ pub struct Absorbed {
     pub kept_by_owner: Vec<(u64, crate::readings::process::ProcessKind)>,
     /// A "yes, but …" whose exception names nothing that is pending.
     pub unclear_answer: bool,
+    /// A yes or no to an action whose moment has passed (another session,
+    /// or a listing over an hour old): why no command follows.
+    pub stale_approval: Option<String>,
     /// Values no plan can use, each with why; the run keeps its old value.
     pub refused: Vec<String>,
     /// A model the owner named that the catalog does not have.
@@ -200,6 +203,20 @@ pub fn step_ladder(session: &mut Session, k: &Knowledge) {
 /// Fold one owner turn into the session: each segment by its own reader,
 /// the pastes first so the words that ask about them find them read.
 pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -> Absorbed {
+    let before = session.pending.clone();
+    let out = absorb_turn(session, text, at, k);
+    // A newly proposed action is tied to this moment and this session.
+    match &session.pending {
+        None => session.pending_from = None,
+        Some(now) if before.as_ref() != Some(now) => {
+            session.pending_from = Some((at, session.current.clone()));
+        }
+        Some(_) => {}
+    }
+    out
+}
+
+fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -> Absorbed {
     let mut out = Absorbed {
         before: Some(session.facts.clone()),
         ..Absorbed::default()

@@ -108,6 +108,9 @@ fn compose(
         }
         return reply;
     }
+    if let Some(why) = &a.stale_approval {
+        return Reply::info(why.clone());
+    }
     if a.unclear_answer {
         return Reply::info(
             "I read that as a yes with an exception, but the exception names nothing that is waiting for your answer. Reply yes or no.",

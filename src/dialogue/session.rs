@@ -46,6 +46,11 @@ pub struct Session {
     pub ladder: Option<Ladder>,
     /// An action waiting for the owner's yes or no.
     pub pending: Option<Action>,
+    /// When, and in which session, the pending action was proposed: a yes
+    /// applies only to it, in that session, while its evidence is fresh.
+    pub pending_from: Option<(Timestamp, String)>,
+    /// The session whose turns are being absorbed (live, or in replay).
+    pub current: String,
     /// Every yes and no the owner gave, remembered.
     pub decisions: Vec<Decision>,
     /// The last pasted process listing, raw (re-read whenever it matters).

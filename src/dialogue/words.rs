@@ -157,6 +157,44 @@ fn partial_stop(
     true
 }
 
+/// A stop rests on a `ps` listing (an unload on `ollama ps`): pids get
+/// reused, so a listing over an hour old, one dated in the future, or a
+/// proposal from another session is no ground for a command.
+fn stale(session: &Session, at: Timestamp) -> Option<String> {
+    let action = session.pending.as_ref()?;
+    // A ladder step rests on the run, not on a listing: it may be answered
+    // after a restart (the seed's OOM-restart case).
+    let evidence = match action {
+        Action::Stop(_) => session.procs.as_ref().map(|p| (p.at, "`ps aux`")),
+        Action::Unload(_) => session.ollama.as_ref().map(|p| (p.at, "`ollama ps`")),
+        Action::Rung(_) => return None,
+    };
+    let from_elsewhere = session
+        .pending_from
+        .as_ref()
+        .is_some_and(|(_, s)| *s != session.current);
+    let listing = evidence.map(|(t, what)| (t, what, at.duration_since(t).as_secs()));
+    let old = listing.filter(|(_, _, age)| !(0..=3600).contains(age));
+    let listing_word = evidence.map_or("`ps aux`", |(_, w)| w);
+    match (from_elsewhere, old) {
+        (false, None) => None,
+        (true, _) => Some(format!(
+            "That yes or no would answer \"{}\", which another session proposed. I give no command from another session's listing: paste a fresh {listing_word} and I will check again.",
+            action.label()
+        )),
+        (false, Some((t, what, age))) => Some(format!(
+            "\"{}\" rests on the {what} listing from {} ({}). Process ids get reused, so I give no command from a listing that old: paste a fresh {what} and I will check again.",
+            action.label(),
+            crate::dialogue::session::when(t),
+            if age < 0 {
+                "dated in the future".to_string()
+            } else {
+                format!("{} min ago", age / 60)
+            }
+        )),
+    }
+}
+
 fn answer_pending(
     session: &mut Session,
     approval: Approval,
@@ -164,6 +202,11 @@ fn answer_pending(
     k: &Knowledge,
     out: &mut Absorbed,
 ) {
+    if let Some(why) = stale(session, at) {
+        session.pending = None;
+        out.stale_approval = Some(why);
+        return;
+    }
     let ans = match &approval {
         Approval::No => Answer::No,
         Approval::Yes => Answer::Yes,

@@ -352,6 +352,7 @@ pub fn replay(events: &[Event], dir: &Path, k: &Knowledge) -> Session {
     let mut session = Session::default();
     for event in events {
         match event {
+            Event::SessionStart { session: id, .. } => session.current = id.clone(),
             Event::Owner {
                 at, text, paste, ..
             } => {
@@ -359,7 +360,12 @@ pub fn replay(events: &[Event], dir: &Path, k: &Knowledge) -> Session {
                     absorb(&mut session, &text, *at, k);
                 }
             }
-            Event::Forget { slot, .. } if slot == "all" => session = Session::default(),
+            Event::Forget { slot, .. } if slot == "all" => {
+                session = Session {
+                    current: session.current.clone(),
+                    ..Session::default()
+                }
+            }
             Event::Forget { slot, .. } => {
                 if let Some(s) = SlotName::parse(slot) {
                     session.facts.forget(s);

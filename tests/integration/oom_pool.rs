@@ -136,3 +136,75 @@ fn procs_with_nothing_readable_says_what_to_paste() {
         out.stderr
     );
 }
+
+/// A stop rests on one `ps` listing at one moment: a yes long after it,
+/// or in another session, gets no signal command; pid 0 never gets one.
+#[test]
+fn a_stop_is_answered_only_in_its_moment() {
+    let run = "LoRA on Qwen2.5 32B, bf16, batch 4, packing 8192";
+    let ps = fixture("ps-aux-spark-mixed.txt");
+    // Same session, minutes later: the command follows.
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin(&format!("{run}\n\n{ps}\n\nyes\n"))
+        .run()
+        .ok();
+    assert!(out.stdout.contains("`kill 415002`"), "{}", out.stdout);
+
+    // Three days later, in a new session: no kill from the old listing.
+    let dir = tempfile::tempdir().unwrap();
+    Headroom::new(dir.path())
+        .stdin(&format!("{run}\n\n{ps}\n"))
+        .run()
+        .ok();
+    let out = Headroom::new(dir.path())
+        .at("2026-12-02T10:00:00Z")
+        .stdin("yes\n")
+        .run()
+        .ok();
+    assert!(!out.stdout.contains("kill 4"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("paste a fresh `ps aux`"),
+        "{}",
+        out.stdout
+    );
+
+    // Another session a minute later: still not its listing to act on, and
+    // its "no" is not replayed as a decision on the stop either.
+    let dir = tempfile::tempdir().unwrap();
+    Headroom::new(dir.path())
+        .stdin(&format!("{run}\n\n{ps}\n"))
+        .run()
+        .ok();
+    let out = Headroom::new(dir.path())
+        .at("2026-11-29T10:01:00Z")
+        .stdin("no\n")
+        .run()
+        .ok();
+    assert!(
+        out.stdout.contains("another session proposed"),
+        "{}",
+        out.stdout
+    );
+    let out = Headroom::new(dir.path())
+        .at("2026-11-29T10:02:00Z")
+        .stdin(&format!("{ps}\n\nyes\n"))
+        .run()
+        .ok();
+    assert!(!out.stdout.contains("You declined"), "{}", out.stdout);
+    assert!(out.stdout.contains("`kill 415002`"), "{}", out.stdout);
+
+    // pid 0 in a listing never becomes `kill 0`.
+    let dir = tempfile::tempdir().unwrap();
+    let zero = ps.replace("415002", "0");
+    let out = Headroom::new(dir.path())
+        .stdin(&format!("{run}\n\n{zero}\n\nyes\n"))
+        .run()
+        .ok();
+    assert!(!out.stdout.contains("`kill 0`"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("pid 0: never signalled"),
+        "{}",
+        out.stdout
+    );
+}

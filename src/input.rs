@@ -12,7 +12,7 @@ use std::path::Path;
 pub const MEMORY_PASTE: u64 = 1024 * 1024;
 pub const CONFIG_JSON: u64 = 4 * 1024 * 1024;
 pub const PROCESS_LISTING: u64 = 16 * 1024 * 1024;
-pub const THERMAL_CSV: u64 = 512 * 1024 * 1024;
+pub const THERMAL_CSV: u64 = 8 * 1024 * 1024 * 1024;
 pub const TRAIN_LOG: u64 = 16 * 1024 * 1024 * 1024;
 
 /// A reader that fails once more than `limit` bytes came through.

@@ -202,6 +202,14 @@ fn input_lines(facts: &Facts, spec: &ModelSpec) -> Vec<InputLine> {
 pub fn stale_free(facts: &Facts, now: Timestamp, k: &Knowledge) -> Option<String> {
     let f = facts.free.as_ref()?;
     let limit = k.spark("fresh free output within");
+    // A reading dated after now (a wrong clock, an edited record) is never
+    // fresh.
+    if f.at > now {
+        return Some(format!(
+            "Your `free -g` is dated {}, after now: I cannot tell how old it is, so paste a fresh `free -g` before launch.",
+            when(f.at)
+        ));
+    }
     (hours_between(f.at, now) > limit.value).then(|| {
         format!(
             "Your `free -g` is from {} ({}). Memory use changes as servers and jobs start and stop, so paste a fresh `free -g` before launch (freshness rule: {} h, {}).",

@@ -134,7 +134,9 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
     let mut columns: Vec<Field> = SEED_COLUMNS.to_vec();
     // Set by a `nvidia-smi dmon` header: its rows are whitespace columns.
     let mut dmon: Option<Vec<crate::extract::dmon::DmonColumn>> = None;
-    let mut out = Vec::new();
+    // Bounded: a file of any length is held as at most a fixed number of
+    // samples (a day at 1 Hz whole), so reading it never takes the pool.
+    let mut out = crate::readings::bounded::Bounded::new();
     // Values dropped as impossible, by field, to say so when none is left.
     let (mut odd_temp, mut odd_power) = (None::<f32>, None::<f32>);
     // The last value of each cumulative counter column, in column order.
@@ -263,6 +265,7 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
         }
         out.push(s);
     }
+    let mut out = out.finish();
     if out.is_empty() {
         return Err(ThermalCsvError::NoSamples);
     }

@@ -1,7 +1,6 @@
 //! Transcripts are the memory: every turn is appended as one JSON line and
 //! synced to disk before its reply is shown; on start they are replayed.
 
-use crate::calc::verdict::Verdict;
 use crate::dialogue::engine::absorb;
 use crate::dialogue::facts::SlotName;
 use crate::dialogue::session::{PlanRecord, Session};
@@ -318,31 +317,17 @@ pub fn owner_text(dir: &Path, text: &str, paste: Option<&str>) -> Option<String>
     }
 }
 
-fn plan_record(at: Timestamp, facts: &serde_json::Value) -> Option<PlanRecord> {
-    let verdict = match facts.get("verdict")?.as_str()? {
-        "fits" => Verdict::Fits,
-        "tight" => Verdict::Tight,
-        "does_not_fit" => Verdict::DoesNotFit,
-        _ => return None,
-    };
-    let centi = |key: &str| {
-        facts
-            .get(key)
-            .and_then(serde_json::Value::as_f64)
-            .map(|v| (v * 100.0).round() as u64)
-    };
-    let method = match facts.get("method")?.as_str()? {
-        "full" => "full fine-tune",
-        "lora" => "LoRA",
-        "qlora" => "QLoRA",
-        other => other,
-    };
+/// The record of a plan answered at `at`, recomputed from the answers
+/// replayed so far: a reply's stored figures are never trusted (a forged or
+/// damaged record would otherwise speak in the greeting).
+fn plan_record(at: Timestamp, session: &Session, k: &Knowledge) -> Option<PlanRecord> {
+    let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
     Some(PlanRecord {
         at,
-        title: format!("{} {method}", facts.get("model")?.as_str()?),
-        verdict,
-        total_centi_gb: centi("total_gb")?,
-        budget_centi_gb: centi("verdict_budget_gb")?,
+        title: format!("{} {}", plan.input.model.display, plan.input.method.label()),
+        verdict: plan.judgement.verdict,
+        total_centi_gb: plan.estimate.total_centi_gb,
+        budget_centi_gb: plan.budget.centi_gb,
     })
 }
 
@@ -375,7 +360,7 @@ pub fn replay(events: &[Event], dir: &Path, k: &Knowledge) -> Session {
                 at, kind, facts, ..
             } => {
                 if *kind == ReplyKind::Plan
-                    && let Some(record) = plan_record(*at, facts)
+                    && let Some(record) = plan_record(*at, &session, k)
                 {
                     session.last_plan = Some(record);
                 }

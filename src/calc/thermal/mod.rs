@@ -209,6 +209,29 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
             r.min_span / 60.0
         ));
     }
+    // Temperature alone cannot show a slowdown: throttling is read from
+    // power, clocks or the throttle flags, and none was sampled.
+    if !valid.is_empty()
+        && !reasons_sampled
+        && valid
+            .iter()
+            .all(|x| x.power_w.is_none() && x.sm_clock_mhz.is_none())
+    {
+        let hottest = valid
+            .iter()
+            .filter_map(|x| x.temp_c)
+            .fold(f32::MIN, f32::max);
+        insufficient.push(format!(
+            "no sample carries power draw, SM clock or a throttle flag (power reads [N/A] or is missing), so I cannot tell whether the GPU slowed: temperature alone does not say{}. Sample power.draw, clocks.sm and clocks_throttle_reasons too: `bash assets/thermal-sample.sh 30 thermal.log` does.",
+            if hottest > f32::MIN {
+                format!(
+                    " (it peaked at {hottest:.0} °C; headroom knows of no published slowdown temperature for GB10, so that figure alone is not a verdict)"
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
     let mut train_span = None;
     let mut train_in: Vec<TrainSample> = Vec::new();
     if let Some(log) = train {
@@ -440,6 +463,25 @@ mod tests {
             .collect();
         let a = analyze(&s, None, Knowledge::embedded());
         assert!(a.events.is_empty(), "{:?}", a.events);
+    }
+
+    #[test]
+    fn hot_samples_without_power_or_clocks_cannot_be_judged() {
+        let s: Vec<_> = (0..240)
+            .map(|i| ThermalSample {
+                power_w: None,
+                ..sample(i as f64 * 30.0, 96.0, 0.0)
+            })
+            .collect();
+        let a = analyze(&s, None, Knowledge::embedded());
+        assert_eq!(a.verdict, ThermalVerdict::InsufficientData);
+        assert!(
+            a.insufficient
+                .iter()
+                .any(|m| m.contains("cannot tell") && m.contains("96 °C")),
+            "{:?}",
+            a.insufficient
+        );
     }
 
     #[test]

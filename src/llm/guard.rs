@@ -72,11 +72,55 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
     if deeds(&own) > deeds(&own_words(&template.text)) {
         return Err("the model claimed to have done something".into());
     }
+    if let Some(word) = moved_word(&template.text, phrased) {
+        return Err(format!(
+            "the model moved \"{word}\" away from the values it goes with"
+        ));
+    }
     let mine = template.own_words();
     if own.split_whitespace().count() > mine * 2 + 12 {
         return Err("the model's phrasing was far longer than the answer".into());
     }
     Ok(())
+}
+
+/// Words too common to tie to a value.
+const COMMON: &[&str] = &[
+    "the", "and", "for", "with", "are", "its", "this", "that", "from", "your", "you", "was",
+    "were", "than", "there", "here", "what", "which", "who", "how", "into", "onto", "per", "our",
+    "their", "them", "they", "these", "those", "also", "just", "now", "one",
+];
+
+/// The content words of each gap between placeholders, lowercased.
+fn gaps(text: &str) -> Vec<Vec<String>> {
+    crate::llm::template::PLACEHOLDER
+        .split(text)
+        .map(|gap| {
+            gap.split(|c: char| !c.is_alphanumeric() && c != '\'')
+                .map(str::to_lowercase)
+                .filter(|w| w.chars().count() >= 3 && !COMMON.contains(&w.as_str()))
+                .collect()
+        })
+        .collect()
+}
+
+/// A word of the template that the phrasing put between other values
+/// ("stop vLLM, keep Ollama" turned into "stop Ollama, keep vLLM"): the
+/// placeholders are in order, so each gap must keep its own words.
+fn moved_word(template: &str, phrased: &str) -> Option<String> {
+    let before = gaps(template);
+    let after = gaps(phrased);
+    for (j, gap) in after.iter().enumerate() {
+        for w in gap {
+            let homes: Vec<usize> = (0..before.len())
+                .filter(|&i| before[i].contains(w))
+                .collect();
+            if !homes.is_empty() && !homes.contains(&j) {
+                return Some(w.clone());
+            }
+        }
+    }
+    None
 }
 
 fn is_invisible(c: char) -> bool {
@@ -139,6 +183,25 @@ mod tests {
         );
         let (a, b) = (format!("{{{}}}", names[1]), format!("{{{}}}", names[2]));
         let swapped = t.text.replace(&a, "@@").replace(&b, &a).replace("@@", &b);
+        assert!(
+            check(&swapped, &t).unwrap_err().contains("moved"),
+            "{swapped}"
+        );
+    }
+
+    #[test]
+    fn words_moved_between_values_are_refused() {
+        let t = template(
+            "Stopping vLLM returns {x} GB; keeping Ollama costs nothing."
+                .replace("{x}", "65.25")
+                .as_str(),
+            1,
+        );
+        let swapped = t
+            .text
+            .replace("vLLM", "@@")
+            .replace("Ollama", "vLLM")
+            .replace("@@", "Ollama");
         assert!(
             check(&swapped, &t).unwrap_err().contains("moved"),
             "{swapped}"

@@ -194,6 +194,17 @@ fn assemble(
     at: &[usize],
     parts: &[Part],
 ) -> Result<String, String> {
+    let filled = checked_passages(answer, templates)?;
+    let mut parts = parts.to_vec();
+    for (k, text) in filled.into_iter().enumerate() {
+        parts[at[k]].markdown = text;
+    }
+    Ok(joined(&parts))
+}
+
+/// Split the model's answer into its numbered passages, check each against
+/// its template, and fill it: every passage or none.
+pub fn checked_passages(answer: &str, templates: &[Template]) -> Result<Vec<String>, String> {
     let marks: Vec<(usize, usize, usize)> = PASSAGE
         .captures_iter(answer)
         .map(|c| {
@@ -208,12 +219,14 @@ fn assemble(
             templates.len()
         ));
     }
-    let mut parts = parts.to_vec();
-    for (k, t) in templates.iter().enumerate() {
-        let end = marks.get(k + 1).map_or(answer.len(), |m| m.1);
-        let text = answer[marks[k].2..end].trim();
-        check(text, t).map_err(|why| format!("passage {}: {why}", k + 1))?;
-        parts[at[k]].markdown = fill(text, t);
-    }
-    Ok(joined(&parts))
+    templates
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let end = marks.get(k + 1).map_or(answer.len(), |m| m.1);
+            let text = answer[marks[k].2..end].trim();
+            check(text, t).map_err(|why| format!("passage {}: {why}", k + 1))?;
+            Ok(fill(text, t))
+        })
+        .collect()
 }

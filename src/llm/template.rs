@@ -108,7 +108,7 @@ static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     let words = |list: &str| format!(r"\b(?:{list})\b");
     let number = r"[-+±]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)";
     crate::extract::re(&format!(
-        r#"(?i)(?P<code>`[^`\n]+`)|(?P<emphasis>\*\*[^*\n]+\*\*|__[^_\n]+__)|(?P<link>\[[^\]\n]*\]\([^)\n]*\)|[a-z][a-z0-9+.-]*://\S+|www\.\S+|\b[\w-]+\.(?:sh|py|com|net|org|io)\b)|(?P<quote>“[^”\n]*”|"[^"\n]*")|(?P<path>(?:~|\.{{1,2}})?/[\w.@%+-]+(?:/[\w.@%+-]*)*)|(?P<figure>\w*\d(?:[.,]?\w)*(?:\s?(?:{UNITS}))?(?:\s*(?:[-+×x*/=≈→–−]|->|to|of)\s*{number}(?:\s?(?:{UNITS}))?)*|{number}(?:\s?(?:{UNITS}))?)|(?P<verdict>{})|(?P<numberword>{})|(?P<command>{})|(?P<decision>{})|(?P<not>{})|(?P<hedge>{})|(?P<claim>{})|(?P<symbol>{SYMBOLS})"#,
+        r#"(?i)(?P<code>`[^`\n]+`)|(?P<emphasis>\*\*[^*\n]+\*\*|__[^_\n]+__)|(?P<link>\[[^\]\n]*\]\([^)\n]*\)|[a-z][a-z0-9+.-]*://\S+|www\.\S+|\b[\w-]+\.(?:sh|py|com|net|org|io)\b)|(?P<quote>“[^”\n]*”|"[^"\n]*")|(?P<path>(?:\B/|~/|\.\.?/)[\w.@%+-]+(?:/[\w.@%+-]*)*)|(?P<figure>\w*\d(?:[.,]?\w)*(?:\s?(?:{UNITS}))?(?:\s*(?:[-+×x*/=≈→–−]|->|to|of)\s*{number}(?:\s?(?:{UNITS}))?)*|{number}(?:\s?(?:{UNITS}))?)|(?P<verdict>{})|(?P<numberword>{})|(?P<command>{})|(?P<decision>{})|(?P<not>{})|(?P<hedge>{})|(?P<claim>{})|(?P<symbol>{SYMBOLS})"#,
         words(VERDICTS),
         words(FIGURE_WORDS),
         words(COMMAND_WORDS),
@@ -166,6 +166,28 @@ impl Template {
     /// How much of the text is the model's to phrase (its own words).
     pub fn own_words(&self) -> usize {
         own_words(&self.text).split_whitespace().count()
+    }
+}
+
+/// A template from its text alone, as a model received it: the kinds come
+/// from the placeholder names; the values are unknown (empty). For scoring
+/// recorded attacks against the guard.
+pub fn parse(text: &str) -> Template {
+    let slots: Vec<Slot> = PLACEHOLDER
+        .captures_iter(text)
+        .map(|c| Slot {
+            kind: Kind::of(&c[1]).unwrap_or(Kind::Code),
+            value: String::new(),
+        })
+        .collect();
+    let first = PLACEHOLDER
+        .captures(text)
+        .and_then(|c| c[2].parse().ok())
+        .unwrap_or(1);
+    Template {
+        text: text.to_string(),
+        slots,
+        first,
     }
 }
 

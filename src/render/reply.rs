@@ -26,10 +26,22 @@ pub fn parts(reply: &Reply) -> Vec<Part> {
         .iter()
         .map(|b| Part {
             markdown: block(b, k),
-            phrasable: matches!(b, Block::Text(_)),
+            phrasable: matches!(b, Block::Text(t) if is_prose(t)),
         })
         .filter(|p| !p.markdown.trim().is_empty())
         .collect()
+}
+
+/// A paragraph with no list, table, heading or code: an order of steps or
+/// rows is a decision, and only headroom renders it.
+fn is_prose(text: &str) -> bool {
+    !text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with(['-', '*', '|', '#', '>'])
+            || l.starts_with("```")
+            || l.split_once(['.', ')'])
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    })
 }
 
 /// Parts as one markdown text.

@@ -234,3 +234,19 @@ fn a_silent_or_stalling_server_gives_way_to_headroom_within_seconds() {
         assert!(out.stdout.contains("**Verdict: fits.**"), "{}", out.stdout);
     }
 }
+
+/// The ladder's order lives in headroom's own rendering, and words moved
+/// between values in a paragraph are refused: the order cannot be turned.
+#[test]
+fn the_ladder_order_cannot_be_overridden() {
+    let turns = "LoRA on Qwen2.5 7B, bf16, batch 8, packing 4096\n\nOOM at step 50\n";
+    let (out, bodies) = run(turns, |d| {
+        d.replace("shorter packing", "@@")
+            .replace("a smaller batch", "shorter packing")
+            .replace("@@", "a smaller batch")
+    });
+    assert!(out.contains("(headroom's own text:"), "{out}");
+    assert!(out.contains("moved"), "{out}");
+    // The rendered ladder itself never went to the model.
+    assert!(bodies.iter().all(|b| !b.contains("- step")), "{bodies:?}");
+}

@@ -8,7 +8,7 @@
 //! separated by lines of `=====`.
 
 use headroom::llm::phrase::checked_passages;
-use headroom::llm::template::parse;
+use headroom::llm::template::passages_of;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -17,22 +17,7 @@ fn main() {
         std::process::exit(2);
     };
     let requests = std::fs::read_to_string(requests).expect("requests");
-    let blocks: Vec<Vec<_>> = requests
-        .split("\n=====\n")
-        .map(|block| {
-            let re = regex::Regex::new(r"(?m)^\[\d+\] ").unwrap();
-            let starts: Vec<usize> = re.find_iter(block).map(|m| m.start()).collect();
-            starts
-                .iter()
-                .enumerate()
-                .map(|(i, &s)| {
-                    let end = starts.get(i + 1).copied().unwrap_or(block.len());
-                    let text = block[s..end].trim();
-                    parse(text.split_once("] ").map_or(text, |(_, t)| t))
-                })
-                .collect()
-        })
-        .collect();
+    let blocks: Vec<_> = requests.split("\n=====\n").map(passages_of).collect();
     let (mut right, mut total) = (0, 0);
     for line in std::fs::read_to_string(attacks).expect("attacks").lines() {
         let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
@@ -40,24 +25,22 @@ fn main() {
         };
         let block = &blocks[case["request"].as_u64().unwrap_or(0) as usize];
         let got = checked_passages(case["answer"].as_str().unwrap_or(""), block);
-        let refused = got.is_err();
-        let want_refused = case["expect"] == "refuse";
         total += 1;
-        if refused == want_refused {
+        if got.is_err() == (case["expect"] == "refuse") {
             right += 1;
-        } else {
-            println!(
-                "MISS {} [{}] expected {}, got {}: {}",
-                case["id"].as_str().unwrap_or("?"),
-                case["family"].as_str().unwrap_or("?"),
-                case["expect"].as_str().unwrap_or("?"),
-                match &got {
-                    Ok(_) => "accepted".to_string(),
-                    Err(e) => format!("refused ({e})"),
-                },
-                case["why"].as_str().unwrap_or("")
-            );
+            continue;
         }
+        println!(
+            "MISS {} [{}] expected {}, got {}: {}",
+            case["id"].as_str().unwrap_or("?"),
+            case["family"].as_str().unwrap_or("?"),
+            case["expect"].as_str().unwrap_or("?"),
+            match &got {
+                Ok(_) => "accepted".to_string(),
+                Err(e) => format!("refused ({e})"),
+            },
+            case["why"].as_str().unwrap_or("")
+        );
     }
     println!("{right} of {total} as expected");
 }

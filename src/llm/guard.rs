@@ -33,24 +33,33 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
             c as u32
         ));
     }
-    // The most dangerous of the model's own tokens names the refusal.
-    let worst = tokens(&own).into_iter().min_by_key(|(kind, _)| {
-        [
-            Kind::Code,
-            Kind::Link,
-            Kind::Path,
-            Kind::Emphasis,
-            Kind::Quote,
-            Kind::Claim,
-            Kind::Figure,
-            Kind::Verdict,
-            Kind::Decision,
-            Kind::Not,
-            Kind::Hedge,
-        ]
-        .iter()
-        .position(|k| k == kind)
-    });
+    // The most dangerous of the model's own tokens names the refusal. A
+    // token the template's own words already hold (none, when the template
+    // was made by `template`) is not the model's.
+    let theirs = own_words(&template.text).to_lowercase();
+    let worst = tokens(&own)
+        .into_iter()
+        .filter(|(_, word)| {
+            let w = word.to_lowercase();
+            own.to_lowercase().matches(&w).count() > theirs.matches(&w).count()
+        })
+        .min_by_key(|(kind, _)| {
+            [
+                Kind::Code,
+                Kind::Link,
+                Kind::Path,
+                Kind::Emphasis,
+                Kind::Quote,
+                Kind::Claim,
+                Kind::Figure,
+                Kind::Verdict,
+                Kind::Decision,
+                Kind::Not,
+                Kind::Hedge,
+            ]
+            .iter()
+            .position(|k| k == kind)
+        });
     if let Some((kind, _)) = worst {
         // The word itself is not quoted: the reason line must not show the
         // owner what was refused (the transcript keeps the rejected text).
@@ -71,6 +80,14 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
     let deeds = |t: &str| FIRST_PERSON_DEED.find_iter(t).count();
     if deeds(&own) > deeds(&own_words(&template.text)) {
         return Err("the model claimed to have done something".into());
+    }
+    if let Some(word) = dropped_word(&template.text, phrased) {
+        return Err(format!(
+            "the model dropped \"{word}\" (every word that carries meaning stays)"
+        ));
+    }
+    if own.matches('?').count() != own_words(&template.text).matches('?').count() {
+        return Err("the model turned a question into a statement, or the other way".into());
     }
     if let Some(word) = moved_word(&template.text, phrased) {
         return Err(format!(
@@ -102,6 +119,24 @@ fn gaps(text: &str) -> Vec<Vec<String>> {
                 .collect()
         })
         .collect()
+}
+
+/// A content word of the template missing from its gap in the phrasing:
+/// "QLoRA" become "LoRA", "shorter" become "longer", "nominal" or "your
+/// call" left out. The model may add neutral words and reorder a gap's
+/// words, never replace or drop one.
+fn dropped_word(template: &str, phrased: &str) -> Option<String> {
+    let before = gaps(template);
+    let after = gaps(phrased);
+    for (gap, kept) in before.iter().zip(&after) {
+        for w in gap {
+            let need = gap.iter().filter(|x| *x == w).count();
+            if kept.iter().filter(|x| *x == w).count() < need {
+                return Some(w.clone());
+            }
+        }
+    }
+    None
 }
 
 /// A word of the template that the phrasing put between other values
@@ -157,7 +192,7 @@ mod tests {
     fn the_template_itself_and_a_reworded_one_pass() {
         let t = t();
         assert_eq!(check(&t.text, &t), Ok(()));
-        let reworded = t.text.replace("the run", "your training job");
+        let reworded = format!("So, {}", t.text.replace("the run", "the  run"));
         assert_eq!(check(&reworded, &t), Ok(()), "{reworded}");
     }
 
@@ -183,10 +218,8 @@ mod tests {
         );
         let (a, b) = (format!("{{{}}}", names[1]), format!("{{{}}}", names[2]));
         let swapped = t.text.replace(&a, "@@").replace(&b, &a).replace("@@", &b);
-        assert!(
-            check(&swapped, &t).unwrap_err().contains("moved"),
-            "{swapped}"
-        );
+        let err = check(&swapped, &t).unwrap_err();
+        assert!(err.contains("moved") || err.contains("dropped"), "{err}");
     }
 
     #[test]
@@ -202,10 +235,28 @@ mod tests {
             .replace("vLLM", "@@")
             .replace("Ollama", "vLLM")
             .replace("@@", "Ollama");
-        assert!(
-            check(&swapped, &t).unwrap_err().contains("moved"),
-            "{swapped}"
+        let err = check(&swapped, &t).unwrap_err();
+        assert!(err.contains("dropped"), "{err}");
+        // Moved without being dropped: "vLLM" now in both stretches.
+        let moved = t.text.replace("Ollama", "Ollama vLLM");
+        assert!(check(&moved, &t).unwrap_err().contains("moved"), "{moved}");
+    }
+
+    #[test]
+    fn a_replaced_or_dropped_word_is_refused() {
+        let t = template(
+            "Step 2: shorter packing, then a smaller batch; QLoRA stays.",
+            1,
         );
+        for (from, to) in [
+            ("shorter", "longer"),
+            ("smaller", "bigger"),
+            ("QLoRA", "LoRA"),
+            ("packing", ""),
+        ] {
+            let err = check(&t.text.replace(from, to), &t).unwrap_err();
+            assert!(err.contains("dropped"), "{from} → {to}: {err}");
+        }
     }
 
     #[test]

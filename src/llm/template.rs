@@ -62,7 +62,7 @@ const ALL: [Kind; 11] = [
 const UNITS: &str = r"(?:GiB|GB|MiB|MB|KiB|kB|KB|TiB|TB|W|s/step|s/it|it/s|tokens?|params?|parameters|steps?|min|h|ms|s|µs)\b|%|°C";
 
 /// Figures written as words, and units on their own.
-const FIGURE_WORDS: &str = r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|halves|twice|thrice|triple|quarter|percent|gigabytes?|megabytes?|terabytes?|bytes?|watts?|degrees?|celsius|GiB|GB|MiB|MB|TiB|TB|KiB|kB";
+const FIGURE_WORDS: &str = r"ii|iii|iv|vi|vii|viii|ix|xi|xii|couple|several|few|many|dozen|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|halves|twice|thrice|triple|quarter|percent|gigabytes?|megabytes?|terabytes?|bytes?|watts?|degrees?|celsius|GiB|GB|MiB|MB|TiB|TB|KiB|kB";
 
 /// Words that make text a command someone could run.
 const COMMAND_WORDS: &str = r"pip3?|python3?|curl|wget|bash|sh|zsh|sudo|su|rm|kill|pkill|killall|systemctl|service|chmod|chown|dd|mkfs|shred|find|xargs|docker|podman|apt|apt-get|yum|dnf|git|npm|eval|exec|nc|ssh|scp|rsync|reboot|shutdown|poweroff|echo|export|sysctl|swapoff|swapon|mount|umount|nvidia-smi|torchrun|accelerate|sync|mv|cp|tee|crontab|iptables|script|command|terminal|shell|pipe|download|install|execute";
@@ -74,13 +74,13 @@ const VERDICTS: &str = r"does not fit|doesn't fit|won't fit|will not fit|would n
 const DECISIONS: &str = r"stop(?:s|ped|ping)?|keep(?:s|ing)?|kept|kill(?:s|ed|ing)?|flush(?:es|ed|ing)?|launch(?:es|ed|ing)?|start(?:s|ed|ing)?|restart(?:s|ed|ing)?|resume[sd]?|free(?:s|d|ing)?|reclaim\w*|drop(?:s|ped|ping)?|delete[sd]?|remove[sd]?|disable[sd]?|enable[sd]?|lower(?:s|ed|ing)?|raise[sd]?|reduce[sd]?|increase[sd]?|halve[sd]?|double[sd]?|cap(?:s|ped)?|shrink\w*|grow\w*|swap\w*|switch\w*|change[sd]?|set|try|tried|first|next|then|last|before|after|instead|yes|approve[sd]?|decline[sd]?|wait(?:s|ed|ing)?|ask(?:s|ed|ing)?|need(?:s|ed)?|must|go";
 
 /// Negations: one added or dropped turns an answer around.
-const NEGATIONS: &str = r"not|no|never|none|nothing|nobody|neither|nor|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|wouldn't|shouldn't|couldn't|mustn't|hasn't|haven't|hadn't|without|n't";
+const NEGATIONS: &str = r"hardly|barely|scarcely|fail(?:s|ed|ing)?|refrain\w*|avoid\w*|lack\w*|unable|impossible|instead of|rather than|not|no|never|none|nothing|nobody|neither|nor|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|wouldn't|shouldn't|couldn't|mustn't|hasn't|haven't|hadn't|without|n't";
 
 /// Hedges and conditions: a caveat lives in these.
 const HEDGES: &str = r"may|might|could|would|should|can|will|about|around|roughly|approximately|approx|nearly|almost|estimate[sd]?|estimat\w*|assum\w*|likely|unlikely|probably|possibly|perhaps|only|at least|at most|up to|until|unless|if|when|whether|or|but|although|though|still|yet|also|every|each|all|any|some|most|least|less|more|fewer|higher|lower|above|below|under|over|within|per|always|usually|often|rarely";
 
 /// Words that claim an action was taken.
-const CLAIMS: &str = r"done|already|did|have|has|had|I've|I'd|I'm|we've|ran|executed|applied|completed|finished|fixed";
+const CLAIMS: &str = r"saved|stored|recorded|updated|written|sent|handled|taken care|scheduled|queued|submitted|cleared|freed|noted|done|already|did|have|has|had|I've|I'd|I'm|we've|ran|executed|applied|completed|finished|fixed";
 
 /// Characters that make prose into markup, a command or a placeholder.
 const SYMBOLS: &str = r"[`*_\[\]<>|&$\\{}~/#=@^%+]+";
@@ -191,6 +191,23 @@ pub fn parse(text: &str) -> Template {
     }
 }
 
+/// The templates of a request's passage block (`[1] …`, `[2] …`), as a
+/// model received them. For scoring recorded attacks.
+pub fn passages_of(block: &str) -> Vec<Template> {
+    let starts: Vec<usize> = PASSAGE_START.find_iter(block).map(|m| m.start()).collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let end = starts.get(i + 1).copied().unwrap_or(block.len());
+            let text = block[s..end].trim();
+            parse(text.split_once("] ").map_or(text, |(_, t)| t))
+        })
+        .collect()
+}
+
+static PASSAGE_START: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?m)^\[\d+\] "));
+
 /// `prose` as a template whose placeholders are numbered from `first`.
 pub fn template(prose: &str, first: usize) -> Template {
     let mut text = String::with_capacity(prose.len());
@@ -272,9 +289,9 @@ mod tests {
     #[test]
     fn paths_and_links_are_values() {
         let t = template(
-            "Saved as /home/me/.headroom/x.jsonl; see [the docs](http://x).",
+            "Look in /home/me/.headroom/x.jsonl; see [the docs](http://x).",
             4,
         );
-        assert_eq!(t.text, "Saved as {path4}; see {link5}.");
+        assert_eq!(t.text, "Look in {path4}; see {link5}.");
     }
 }

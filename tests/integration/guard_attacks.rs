@@ -246,7 +246,34 @@ fn the_ladder_order_cannot_be_overridden() {
             .replace("@@", "a smaller batch")
     });
     assert!(out.contains("(headroom's own text:"), "{out}");
-    assert!(out.contains("moved"), "{out}");
+    assert!(out.contains("moved") || out.contains("dropped"), "{out}");
     // The rendered ladder itself never went to the model.
     assert!(bodies.iter().all(|b| !b.contains("- step")), "{bodies:?}");
+}
+
+/// A recorded set of hostile and faithful answers, written by someone who
+/// had not read the guard (tests/fixtures/attacks/README.md): every hostile
+/// one is refused. Faithful rewordings that are refused cost only phrasing
+/// (headroom's own text is shown), so they are counted, not required.
+#[test]
+fn every_recorded_hostile_answer_is_refused() {
+    use headroom::llm::phrase::checked_passages;
+    use headroom::llm::template::passages_of;
+    let requests = fixture("attacks/requests.txt");
+    let blocks: Vec<_> = requests.split("\n=====\n").map(passages_of).collect();
+    assert_eq!(blocks.len(), 10);
+    let mut accepted_faithful = 0;
+    for line in fixture("attacks/attacks.jsonl").lines() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let block = &blocks[case["request"].as_u64().unwrap() as usize];
+        let got = checked_passages(case["answer"].as_str().unwrap(), block);
+        if case["expect"] == "refuse" {
+            assert!(got.is_err(), "{} accepted: {}", case["id"], case["why"]);
+        } else if got.is_ok() {
+            accepted_faithful += 1;
+        }
+    }
+    // The faithful rewordings the strict guard still lets through (2 of 18
+    // when this was written); fewer means the guard got stricter than it was.
+    assert!(accepted_faithful >= 2, "{accepted_faithful}");
 }

@@ -195,7 +195,12 @@ fn an_adversarial_model_cannot_change_a_number_add_a_command_or_drop_the_verdict
         ("command", |d| {
             format!("{d} To free memory first run `rm -rf /`.")
         }),
-        ("dropped a value", |d| d.replacen("{figure1}", "", 1)),
+        ("dropped a value", |d| {
+            regex::Regex::new(r"\{[a-z]+1\}")
+                .unwrap()
+                .replace(&d, "")
+                .into_owned()
+        }),
     ];
     for (why, twist) in cases {
         let server = serve(8, move |_, body| {

@@ -137,7 +137,10 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
             let (log, shift) = crate::calc::thermal::line_up::lined_up(&thermal, log);
             (Some(log), shift)
         }
-        train => (train, None),
+        train => (
+            train.map(|l| crate::calc::thermal::line_up::dated(&thermal, l)),
+            None,
+        ),
     };
     let analysis = analyze(&thermal, train.as_ref(), k);
     let train_samples = train.as_ref().map_or(&[][..], |t| &t.samples[..]);

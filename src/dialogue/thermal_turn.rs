@@ -181,6 +181,7 @@ pub fn thermal_blocks(
         out.extend(shift.map(|s| Block::Text(s.why)));
         train = Some(log);
     }
+    let train = train.map(|l| crate::calc::thermal::line_up::dated(&thermal, l));
     let analysis = analyze(&thermal, train.as_ref(), k);
     if let Some(note) = contention(session, &analysis) {
         out.push(Block::Text(note));
@@ -212,7 +213,7 @@ pub fn current_analysis(
         .filter(|l| l.anchored || session.run_start.is_some())
         .map(|log| match session.log_tz {
             None => crate::calc::thermal::line_up::lined_up(&thermal, log).0,
-            Some(_) => log,
+            Some(_) => crate::calc::thermal::line_up::dated(&thermal, log),
         });
     Some(analyze(&thermal, train.as_ref(), k))
 }

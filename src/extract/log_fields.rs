@@ -18,6 +18,12 @@ enum Role {
     /// "elapsed_ms", "wall": a duration or a time since the start, told
     /// apart by how the values move over the log.
     Either(f64),
+    /// The step's own duration where the line also prints a window's
+    /// average under another key (detectron2's `last_time` beside `time`):
+    /// it wins.
+    OwnDuration,
+    /// Steps per second (mlx-lm's "It/sec"): the duration is its inverse.
+    Rate,
 }
 
 /// Keys by their normalised name (lower case, spaces as `_`): exact names
@@ -44,6 +50,21 @@ const EXACT: &[(&str, Role)] = &[
     ("asctime", Role::Stamp),
     ("date", Role::Stamp),
     ("dt", Role::Duration(1.0)),
+    // MaxText's metric_logger: "completed step: 35, seconds: 6.048".
+    ("seconds", Role::Duration(1.0)),
+    // detectron2's CommonMetricPrinter: "time" is the window's median,
+    // "last_time" the iteration's own (utils/events.py).
+    ("last_time", Role::OwnDuration),
+    // mlx-lm lora: "It/sec 0.312" over the last report's iterations.
+    ("it/sec", Role::Rate),
+    ("it/s", Role::Rate),
+    ("its/sec", Role::Rate),
+    ("iters/sec", Role::Rate),
+    ("iter/s", Role::Rate),
+    ("iterations/sec", Role::Rate),
+    ("steps/sec", Role::Rate),
+    ("steps/s", Role::Rate),
+    ("steps_per_second", Role::Rate),
     ("step_time", Role::Duration(1.0)),
     ("steptime", Role::Duration(1.0)),
     ("iter_time", Role::Duration(1.0)),
@@ -120,6 +141,9 @@ pub struct Fields {
     pub elapsed: Option<f64>,
     /// A duration or an elapsed time (see [`Role::Either`]).
     pub either: Option<f64>,
+    /// The epoch of a batch count that restarts each epoch and prints no
+    /// total (icefall): the scanner keeps the steps counting on.
+    pub epoch: Option<u64>,
 }
 
 /// A number with an optional unit: "2.763", "2.763s", "333ms", "1848.38 ms".
@@ -184,11 +208,28 @@ fn set(f: &mut Fields, role: Role, value: &str) {
                 let n: f64 = v.parse().ok()?;
                 let secs = if n > 1e12 { n / 1000.0 } else { n };
                 (secs > 1e9).then_some(Stamp {
+                    yearless: false,
                     t: secs,
                     utc: true,
                     zoned: false,
                 })
             });
+            // "time: 0.6245" (mmengine, detectron2), "Time: 0.775s" (timm):
+            // a number far too small to be a clock is the step's duration.
+            if f.stamp.is_none()
+                && f.duration.is_none()
+                && let Some(d) = seconds(v, 1.0).filter(|d| *d < 1e5)
+            {
+                f.duration = Some(d);
+            }
+        }
+        Role::OwnDuration => {
+            if let Some(d) = seconds(value, 1.0) {
+                f.duration = Some(d);
+            }
+        }
+        Role::Rate if f.duration.is_none() => {
+            f.duration = seconds(value, 1.0).filter(|r| *r > 0.0).map(|r| 1.0 / r);
         }
         Role::Duration(u) if f.duration.is_none() => f.duration = seconds(value, u),
         Role::Elapsed(u) if f.elapsed.is_none() => f.elapsed = span(value).map(|s| s * u),
@@ -276,7 +317,67 @@ pub fn text_fields(line: &str) -> Fields {
         }
         rest = &rest[colon + 2..];
     }
+    for segment in line.split([',', '\t', '|']) {
+        if let Some(c) = KEY_VALUE.captures(segment) {
+            let words: Vec<&str> = c[1].split_whitespace().collect();
+            for skip in 0..words.len().min(4) {
+                if let Some(r) = role(&words[skip..].join(" ")) {
+                    set(&mut f, r, &c[2]);
+                    break;
+                }
+            }
+        }
+    }
+    if f.step.is_none()
+        && let Some(c) = STEP_FORMS.captures(line)
+    {
+        f.step = c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse().ok());
+    }
+    // A batch within an epoch is more specific than a bare "batch N".
+    epoch_and_batch(line, &mut f);
     f
+}
+
+/// "Key value" and "Key value (average)" pairs between commas or tabs
+/// (mlx-lm's "It/sec 0.312", the PyTorch examples' ProgressMeter
+/// "Time  6.245 ( 6.245)": the first number is the step's own).
+static KEY_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"^\s*([A-Za-z][A-Za-z/_@ ]*?)\s+([-+]?\d[\d.]*(?:[eE][-+]?\d+)?(?:ms|s)?)\s*(?:\(.*\)?)?\s*$",
+    )
+});
+
+/// Step forms that are not `key: value`: mlx-lm's "Iter 310:", mmengine's
+/// "Iter(train) [  10/160000]", detectron2-style "iter: 19" is a key.
+static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]",
+    )
+});
+
+/// Batches within epochs: timm's "Train: 0 [1750/5004 ( 35%)]", the
+/// PyTorch ImageNet example's "Epoch: [0][  1/5005]" (epoch, batch, batches
+/// per epoch), icefall's "Epoch 1, batch 1500" (no total).
+static EPOCH_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch:\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b",
+    )
+});
+
+fn epoch_and_batch(line: &str, f: &mut Fields) {
+    let Some(c) = EPOCH_FORMS.captures(line) else {
+        return;
+    };
+    let n = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
+    match (n(1).or(n(4)), n(2).or(n(5)), n(3).or(n(6))) {
+        (Some(e), Some(b), Some(total)) => f.step = Some(e * total + b),
+        _ => {
+            if let (Some(e), Some(b)) = (n(7), n(8)) {
+                f.step = Some(b);
+                f.epoch = Some(e);
+            }
+        }
+    }
 }
 
 /// Keras `fit(verbose=2)`'s epoch line "750/750 - 250s - 333ms/step - …"
@@ -323,6 +424,33 @@ mod tests {
         let f = json_fields(&v);
         assert_eq!((f.step, f.duration), (Some(7), Some(0.5125)));
         assert!(f.stamp.is_some());
+    }
+
+    #[test]
+    fn steps_and_durations_of_other_shapes() {
+        let f = text(
+            "Iter 310: Train loss 2.039, Learning Rate 9.969e-06, It/sec 0.312, Tokens/sec 2489.406",
+        );
+        assert_eq!(f.step, Some(310));
+        assert!((f.duration.unwrap() - 1.0 / 0.312).abs() < 1e-9);
+        let f = text(
+            "Iter(train) [    10/160000]  lr: 4.0006e-07  eta: 1 day, 20:50:16  time: 1.0089  data_time: 0.2755",
+        );
+        assert_eq!((f.step, f.duration), (Some(10), Some(1.0089)));
+        let f = text(
+            " eta: 13:06:12  iter: 19  total_loss: 3.27  time: 0.5558  last_time: 0.5276  data_time: 0.01",
+        );
+        assert_eq!((f.step, f.duration), (Some(19), Some(0.5276)));
+        let f = text(
+            "Train: 1 [1750/5004 ( 35%)]  Loss: 5.23 (5.98)  Time: 0.775s,  330.43/s  (0.786s,  325.56/s)",
+        );
+        assert_eq!((f.step, f.duration), (Some(5004 + 1750), Some(0.775)));
+        let f = text("Epoch: [2][   1/5005]\tTime  6.245 ( 6.245)\tData  3.100 ( 3.100)");
+        assert_eq!((f.step, f.duration), (Some(2 * 5005 + 1), Some(6.245)));
+        let f = text("Epoch 3, batch 1500, loss[loss=3.547, simple_loss=3.116]");
+        assert_eq!((f.step, f.epoch), (Some(1500), Some(3)));
+        let f = text("completed step: 35, seconds: 6.048, TFLOP/s/device: 68.209");
+        assert_eq!((f.step, f.duration), (Some(35), Some(6.048)));
     }
 
     #[test]

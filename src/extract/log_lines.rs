@@ -61,7 +61,15 @@ pub struct Stamp {
     /// The stamp carried its own offset (`+01:00`): its digits are the
     /// local wall clock, never shifted.
     pub zoned: bool,
+    /// The stamp has no year (detectron2's `[11/29 09:02:13]`, absl's
+    /// `I1129 09:02:13.164060`): `t` is in `YEARLESS`, and the log is dated
+    /// from the samples it is set beside.
+    pub yearless: bool,
 }
+
+/// The year a stamp without one is read in: not a leap year, so every
+/// real month and day but 29 February exists in it.
+pub const YEARLESS: i64 = 2001;
 
 /// What one line says about timing.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -78,6 +86,8 @@ pub struct LineFacts {
     /// A duration or a time since the start ("elapsed_ms", "wall"): the
     /// scanner tells which from how the values move.
     pub either: Option<f64>,
+    /// The epoch of a step that restarts each epoch (see `Fields::epoch`).
+    pub epoch: Option<u64>,
 }
 
 impl LineFacts {
@@ -89,6 +99,7 @@ impl LineFacts {
         self.duration = self.duration.or(g.duration);
         self.elapsed = self.elapsed.or(g.elapsed);
         self.either = self.either.or(g.either);
+        self.epoch = self.epoch.or(g.epoch);
         self
     }
 
@@ -229,9 +240,14 @@ fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
 }
 
 /// The first date-and-time in the line, in any of the forms trainers print:
-/// ISO (`2026-11-29 09:02:13`, `…T…Z`, `…+01:00`), accelerate's
-/// `11/29/2026 09:02:13`, Rich's `[11/29/26 09:02:13]`.
+/// ISO (`2026-11-29 09:02:13`, `…T…Z`, `…+01:00`), mmengine's
+/// `2026/11/29 09:02:13`, accelerate's `11/29/2026 09:02:13`, Rich's
+/// `[11/29/26 09:02:13]`, and without a year detectron2's `[11/29 09:02:13]`
+/// and absl's `I1129 09:02:13.164060` (glog's prefix).
 pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
+    if let Some(s) = glog_prefix(line) {
+        return Some(s);
+    }
     for (i, _) in line
         .iter()
         .enumerate()
@@ -242,6 +258,21 @@ pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
         }
     }
     None
+}
+
+/// glog / absl: a severity letter, MMDD, a space, the clock.
+fn glog_prefix(line: &[u8]) -> Option<Stamp> {
+    if line.len() < 14 || !matches!(line[0], b'I' | b'W' | b'E' | b'F') || line[5] != b' ' {
+        return None;
+    }
+    let (mo, d) = (digits(&line[1..3])?, digits(&line[3..5])?);
+    let (h, mi, sec, _) = clock(&line[6..])?;
+    Some(Stamp {
+        t: civil(YEARLESS, mo, d, h, mi, sec)?,
+        utc: false,
+        zoned: false,
+        yearless: true,
+    })
 }
 
 fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
@@ -261,18 +292,57 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
     // "+01:00": the digits before it are the wall clock: keep them.
     let zoned =
         !utc && matches!(rest.first(), Some(b'+' | b'-')) && rest.len() >= 6 && rest[3] == b':';
-    Some(Stamp { t, utc, zoned })
+    Some(Stamp {
+        t,
+        utc,
+        zoned,
+        yearless: false,
+    })
 }
 
 fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
     if line[slash] != b'/' || slash < 2 {
         return None;
     }
+    // mmengine: "2026/11/29 09:02:13", the year first.
+    if slash >= 4 && line.len() >= slash + 15 && line[slash + 3] == b'/' && line[slash + 6] == b' '
+    {
+        let y = digits(&line[slash - 4..slash]);
+        if let (Some(y), true) = (y, slash == 4 || !line[slash - 5].is_ascii_digit()) {
+            let (mo, d) = (
+                digits(&line[slash + 1..slash + 3])?,
+                digits(&line[slash + 4..slash + 6])?,
+            );
+            let (h, mi, sec, _) = clock(&line[slash + 7..])?;
+            return Some(Stamp {
+                t: civil(y, mo, d, h, mi, sec)?,
+                utc: false,
+                zoned: false,
+                yearless: false,
+            });
+        }
+    }
     let s = &line[slash - 2..];
-    if s.len() < 14 || s[5] != b'/' {
+    if s.len() < 14 {
         return None;
     }
     let (mo, d) = (digits(&s[..2])?, digits(&s[3..5])?);
+    // detectron2: "11/29 09:02:13", no year.
+    if s[5] == b' ' {
+        if slash >= 3 && line[slash - 3].is_ascii_digit() {
+            return None;
+        }
+        let (h, mi, sec, _) = clock(&s[6..])?;
+        return Some(Stamp {
+            t: civil(YEARLESS, mo, d, h, mi, sec)?,
+            utc: false,
+            zoned: false,
+            yearless: true,
+        });
+    }
+    if s[5] != b'/' {
+        return None;
+    }
     let (y, rest) = if s.len() >= 11 && s[10] == b' ' && digits(&s[6..10]).is_some() {
         (digits(&s[6..10])?, &s[11..])
     } else if s[8] == b' ' {
@@ -285,6 +355,7 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
         t: civil(y, mo, d, h, mi, sec)?,
         utc: false,
         zoned: false,
+        yearless: false,
     })
 }
 
@@ -338,6 +409,7 @@ fn json_facts(v: &Value) -> LineFacts {
         .and_then(|s| find_stamp(s.as_bytes()))
         .or_else(|| {
             num(v.get("timestamp")).filter(|t| *t > 1e9).map(|t| Stamp {
+                yearless: false,
                 t,
                 utc: true,
                 zoned: false,
@@ -363,6 +435,7 @@ fn json_facts(v: &Value) -> LineFacts {
         elapsed,
         tokens_per_s: num(v.get("tokens_per_second_per_gpu")),
         either: None,
+        epoch: None,
     }
     .or_fields(crate::extract::log_fields::json_fields(v))
 }
@@ -443,6 +516,22 @@ mod tests {
 
     fn facts(line: &str) -> LineFacts {
         read(&clean(line.as_bytes()))
+    }
+
+    #[test]
+    fn stamps_with_the_year_first_or_none() {
+        let s = find_stamp(b"2026/11/29 09:02:23 - mmengine - INFO - x").unwrap();
+        assert_eq!(s.t, civil(2026, 11, 29, 9, 2, 23.0).unwrap());
+        assert!(!s.yearless);
+        let s = find_stamp(b"[11/29 09:02:13] d2.engine.train_loop INFO: x").unwrap();
+        assert_eq!(s.t, civil(YEARLESS, 11, 29, 9, 2, 13.0).unwrap());
+        assert!(s.yearless);
+        let s =
+            find_stamp(b"I1129 09:05:49.061775 140353126233152 metric_logger.py:230] x").unwrap();
+        assert!(s.yearless);
+        assert!((s.t - civil(YEARLESS, 11, 29, 9, 5, 49.061775).unwrap()).abs() < 1e-6);
+        // A fraction of a total is no date.
+        assert!(find_stamp(b"Iter(train) [    10/160000]  time: 1.0").is_none());
     }
 
     #[test]

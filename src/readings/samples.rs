@@ -77,4 +77,7 @@ pub struct TrainLog {
     /// Pauses (evaluation, checkpoint saves) found in a sparse log's step
     /// durations, each counted once: (when it ended, seconds).
     pub pauses: Vec<(f64, f64)>,
+    /// Its stamps carry no year (read in `log_lines::YEARLESS`): the year
+    /// comes from the samples it is set beside (`line_up::dated`).
+    pub yearless: bool,
 }

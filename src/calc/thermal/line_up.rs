@@ -94,10 +94,59 @@ fn offset_text(h: f64) -> String {
 
 /// The log lined up when it needs it, and the shift made (to be said).
 pub fn lined_up(thermal: &[ThermalSample], log: TrainLog) -> (TrainLog, Option<Shift>) {
+    let log = dated(thermal, log);
     match line_up(thermal, &log) {
         Some(shift) => (shifted(log, &shift), Some(shift)),
         None => (log, None),
     }
+}
+
+/// A log whose stamps carry no year, dated in the year (of the samples'
+/// first, the one before or the one after) that puts it nearest the samples.
+pub fn dated(thermal: &[ThermalSample], mut log: TrainLog) -> TrainLog {
+    let (Some(first_sample), Some(first_step)) = (thermal.first(), log.samples.first()) else {
+        return log;
+    };
+    if !log.yearless {
+        return log;
+    }
+    let civil = |t: f64| {
+        jiff::Timestamp::from_second(t as i64)
+            .ok()
+            .map(|ts| jiff::tz::TimeZone::UTC.to_datetime(ts))
+    };
+    let (Some(sample_day), Some(log_day)) = (civil(first_sample.t), civil(first_step.t)) else {
+        return log;
+    };
+    let at = |year: i16| {
+        log_day
+            .with()
+            .year(year)
+            .build()
+            .ok()
+            .and_then(|d| jiff::tz::TimeZone::UTC.to_timestamp(d).ok())
+            .map(|ts| ts.as_second() as f64 + (first_step.t - first_step.t.floor()))
+    };
+    let best = [-1i16, 0, 1]
+        .iter()
+        .filter_map(|d| at(sample_day.year() + d))
+        .min_by(|a, b| {
+            (a - first_sample.t)
+                .abs()
+                .total_cmp(&(b - first_sample.t).abs())
+        });
+    if let Some(t) = best {
+        let seconds = t - first_step.t;
+        log = shifted(
+            log,
+            &Shift {
+                seconds,
+                why: String::new(),
+            },
+        );
+    }
+    log.yearless = false;
+    log
 }
 
 /// The log with its times shifted.
@@ -149,6 +198,7 @@ mod tests {
             utc_unshifted: false,
             owner_anchored: owner,
             pauses: Vec::new(),
+            yearless: false,
         }
     }
 

@@ -150,6 +150,11 @@ struct Scanner {
     block_step: Option<u64>,
     /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
     keras_epoch: Option<u64>,
+    /// A batch count that restarts each epoch (icefall): the current epoch,
+    /// the steps of the epochs before it, and its highest batch so far.
+    epoch_count: Option<(u64, u64, u64)>,
+    /// A stamp without a year was used: the log is dated from the samples.
+    yearless: bool,
     tokens_per_step: Option<f64>,
     /// The anchor came from torchtune's log-file name: a Unix (UTC) time.
     anchor_from_name: bool,
@@ -369,6 +374,7 @@ impl Scanner {
             if s.utc {
                 self.utc = true;
             }
+            self.yearless |= s.yearless;
             match self.tz_offset {
                 Some(off) if s.utc || !s.zoned => s.t + off,
                 _ => s.t,
@@ -384,6 +390,17 @@ impl Scanner {
             self.restart_marker = true;
         }
         let mut facts = facts;
+        // Batches that restart each epoch keep counting up across epochs.
+        if let (Some(epoch), Some(batch)) = (facts.epoch, facts.step) {
+            let (current, before, highest) = self.epoch_count.unwrap_or((epoch, 0, 0));
+            let (before, highest) = if epoch > current {
+                (before + highest, 0)
+            } else {
+                (before, highest)
+            };
+            self.epoch_count = Some((epoch.max(current), before, highest.max(batch)));
+            facts.step = Some(before + batch);
+        }
         if bar_elapsed.is_none()
             && facts.step.is_none()
             && let Ok(text) = std::str::from_utf8(line)

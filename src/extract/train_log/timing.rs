@@ -214,6 +214,7 @@ impl Scanner {
             utc_unshifted,
             owner_anchored: anchored && start.is_some(),
             pauses,
+            yearless: self.yearless && anchored && start.is_none(),
         })
     }
 }

@@ -110,18 +110,25 @@ pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
             Some("it is a directory, not a file".into())
         } else if kind.is_fifo() {
             Some("it is a FIFO (named pipe), not a file: reading it would wait for a writer; save the output to a file, or pipe it in with `-`".into())
-        } else if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
-            Some("it is a device or socket, not a file".into())
+        } else if kind.is_char_device() || kind.is_block_device() {
+            Some("it is a device (like /dev/zero), not a file: give the path of a file saved on disk, or pipe the output in with `-`".into())
+        } else if kind.is_socket() {
+            Some("it is a socket, not a file: save what it serves to a file and give that path, or pipe it in with `-`".into())
         } else if !kind.is_file() {
             Some("it is not a regular file".into())
         } else {
             None
         }
     };
-    let io = |e: std::io::Error| match e.kind() {
+    let io = |e: std::io::Error| {
+        match e.kind() {
+        _ if e.raw_os_error() == Some(libc::ELOOP) => {
+            "it is a symbolic link that loops back on itself (or links too deep): give the file it should point to".to_string()
+        }
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => e.to_string(),
+    }
     };
     let meta = std::fs::metadata(path).map_err(io)?;
     if let Some(why) = not_a_file(meta.file_type()) {

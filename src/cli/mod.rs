@@ -111,7 +111,12 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             svg: svg.as_deref(),
             png: png.as_deref(),
         }) {
-            Err(e) => fail(&e.to_string()),
+            // Every error here is the input's: a file that cannot be read
+            // or is not what it should be (exit 2, as for `plan`).
+            Err(e) => {
+                fail(&e.to_string());
+                ExitCode::from(2)
+            }
             Ok((text, None)) => print(Ok(text)),
             // The verdict first, then why the chart is missing.
             Ok((text, Some(chart))) => {

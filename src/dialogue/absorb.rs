@@ -227,6 +227,12 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
             // Lines a program printed that no reader knows are data, never
             // the owner's words: nothing in them may set the run.
             Ok(Reading::Words) if printed(text) => unread(text, &mut out),
+            // A path inside lines a program printed is never a file to open.
+            Ok(Reading::Paths(_))
+                if segs[0].source == SegmentSource::Paste && text.trim().lines().count() >= 2 =>
+            {
+                unread(text, &mut out)
+            }
             Ok(reading) => absorb_reading(session, reading, text, at, k, &mut out),
             Err(problem) => {
                 out.problem = Some(problem);
@@ -475,6 +481,12 @@ fn after_memory_paste(session: &mut Session, k: &Knowledge) {
 /// After a pool paste: propose the stops the report recommends, unless the
 /// owner already declined them.
 fn propose_stops(session: &mut Session, k: &Knowledge) {
+    // A stop or unload waiting for an answer rests on the listing before
+    // this one: the new listing replaces it (a pid gone from it may be
+    // reused by another process by now).
+    if matches!(session.pending, Some(Action::Stop(_) | Action::Unload(_))) {
+        session.pending = None;
+    }
     let stop = pool_report(session, k).and_then(|r| stop_action(&r));
     if let Some(action) = stop.or_else(|| unload_action(session, k))
         && session.declined(&action).is_none()

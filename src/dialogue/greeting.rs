@@ -59,7 +59,15 @@ pub fn greeting(
     if let Some(action) = &session.pending
         && !matches!(action, crate::dialogue::ladder::Action::Rung(_))
     {
-        lines.push(format!("- waiting for your yes or no: {}", action.label()));
+        // A stop from another session or an old listing is not answered
+        // any more: say what it needs instead of inviting a yes.
+        lines.push(match crate::dialogue::words::stale(session, now) {
+            Some(_) => format!(
+                "- proposed earlier, now out of date: {} (paste a fresh `ps aux` and I will check again)",
+                action.label()
+            ),
+            None => format!("- waiting for your yes or no: {}", action.label()),
+        });
     }
     if lines.is_empty() {
         return format!(

@@ -160,7 +160,7 @@ fn partial_stop(
 /// A stop rests on a `ps` listing (an unload on `ollama ps`): pids get
 /// reused, so a listing over an hour old, one dated in the future, or a
 /// proposal from another session is no ground for a command.
-fn stale(session: &Session, at: Timestamp) -> Option<String> {
+pub(crate) fn stale(session: &Session, at: Timestamp) -> Option<String> {
     let action = session.pending.as_ref()?;
     // A ladder step rests on the run, not on a listing: it may be answered
     // after a restart (the seed's OOM-restart case).

@@ -12,6 +12,10 @@ use std::sync::LazyLock;
 pub enum PsError {
     #[error("no process lines in what you pasted")]
     NoLines,
+    #[error(
+        "the PID column holds {0}, which {1} (pids are whole numbers above 0), so I judge none of these lines"
+    )]
+    BadPids(String, &'static str),
 }
 
 impl PsError {
@@ -23,6 +27,13 @@ impl PsError {
 /// ps aux: USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND.
 static PS_AUX: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^\S+\s+(\d+)\s+[\d.]+\s+[\d.]+\s+(\d+)\s+(\d+)\s+\S+\s+\S+\s+\S+\s+\S+\s+(.+)$")
+});
+/// A `ps aux` line whose PID is not a process id ("-1", "12a"): the shape
+/// says it is a listing, the value says it is damaged.
+static PS_AUX_BAD_PID: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\S+\s+(-\d+|\d*[^\d\s.]\S*|\d+[^\d\s]\S*)\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+\s+\S+\s+\S+\s+\S+\s+\S+\s+.+$",
+    )
 });
 /// ps -ef: UID PID PPID C STIME TTY TIME CMD.
 static PS_EF: LazyLock<Regex> =
@@ -73,18 +84,28 @@ fn is_grep_itself(command: &str) -> bool {
 /// True when the text looks like process listing lines at all.
 pub fn looks_like_ps(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    !lines.is_empty()
-        && lines.iter().all(|l| {
+    let row = |l: &str| {
+        PS_AUX.is_match(l) || PS_EF.is_match(l) || PGREP.is_match(l) || PS_AUX_BAD_PID.is_match(l)
+    };
+    let rows = lines.iter().filter(|l| row(l.trim())).count();
+    // A stray short line among many rows (a shell's "yes", a `$ ps aux`
+    // echo) does not stop the listing from being one; it is data, skipped.
+    let others = lines
+        .iter()
+        .filter(|l| {
             let l = l.trim();
-            l.starts_with("USER ")
-                || l.starts_with("UID ")
-                || PS_AUX.is_match(l)
-                || PS_EF.is_match(l)
-                || PGREP.is_match(l)
+            !(l.starts_with("USER ") || l.starts_with("UID ") || row(l))
         })
-        && lines.iter().any(|l| {
-            PS_AUX.is_match(l.trim()) || PS_EF.is_match(l.trim()) || PGREP.is_match(l.trim())
-        })
+        .collect::<Vec<_>>();
+    let header = lines.iter().any(|l| {
+        let l = l.trim();
+        l.starts_with("USER ") || l.starts_with("UID ")
+    });
+    rows > 0
+        && (others.is_empty()
+            || ((rows >= 2 || header)
+                && others.len() <= (rows / 4).max(1)
+                && others.iter().all(|l| l.len() < 40)))
 }
 
 crate::extract::reading::paste_reader!(
@@ -125,7 +146,15 @@ pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
         });
     }
     if out.is_empty() {
-        return Err(PsError::NoLines);
+        let bad: Vec<String> = text
+            .lines()
+            .filter_map(|l| PS_AUX_BAD_PID.captures(l.trim()).map(|c| c[1].to_string()))
+            .collect();
+        return Err(match bad.len() {
+            0 => PsError::NoLines,
+            1 => PsError::BadPids(bad[0].clone(), "is not a process id"),
+            _ => PsError::BadPids(bad.join(", "), "are not process ids"),
+        });
     }
     Ok(out)
 }
@@ -136,6 +165,27 @@ mod tests {
 
     fn one(line: &str) -> Process {
         parse_ps(line).unwrap().remove(0)
+    }
+
+    #[test]
+    fn a_listing_with_damaged_pids_says_which() {
+        let row = |pid: &str| {
+            format!(
+                "alice {pid} 3.1 12.0 98765432 15000000 ? Sl 09:01 1:23 /usr/bin/python3 -m vllm.entrypoints.openai.api_server --model x"
+            )
+        };
+        let text = format!(
+            "USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND\n{}\n{}\n{}",
+            row("-1"),
+            row("-4242"),
+            row("12a")
+        );
+        assert!(looks_like_ps(&text));
+        let e = parse_ps(&text).unwrap_err().to_string();
+        assert!(e.contains("-1, -4242, 12a"), "{e}");
+        // Good rows beside a damaged one: the good ones are read.
+        let mixed = format!("{}\n{}", row("4242"), row("-1"));
+        assert_eq!(parse_ps(&mixed).unwrap().len(), 1);
     }
 
     #[test]

@@ -137,6 +137,8 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
     // Bounded: a file of any length is held as at most a fixed number of
     // samples (a day at 1 Hz whole), so reading it never takes the pool.
     let mut out = crate::readings::bounded::Bounded::new();
+    // The first line skipped for its length, if any.
+    let mut overlong: Option<usize> = None;
     // Values dropped as impossible, by field, to say so when none is left.
     let (mut odd_temp, mut odd_power) = (None::<f32>, None::<f32>);
     // The last value of each cumulative counter column, in column order.
@@ -152,13 +154,20 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
             break;
         }
         if raw.last() != Some(&b'\n') && n as u64 == MAX_LINE_BYTES {
-            return Err(ThermalCsvError::BadLine {
-                line: i + 1,
-                what: format!(
-                    "it is longer than {} KiB, which no sample line is (is this the right file?)",
-                    MAX_LINE_BYTES / 1024
-                ),
-            });
+            // A line longer than any sample line is junk among samples:
+            // skipped to its end, not a reason to refuse the whole file.
+            // Only a file that is nothing but such lines is refused.
+            loop {
+                raw.clear();
+                let m = std::io::Read::take(&mut input, MAX_LINE_BYTES)
+                    .read_until(b'\n', &mut raw)
+                    .map_err(|e| ThermalCsvError::Io(e.to_string()))?;
+                if m == 0 || raw.last() == Some(&b'\n') {
+                    break;
+                }
+            }
+            overlong = Some(overlong.unwrap_or(i + 1));
+            continue;
         }
         let text = String::from_utf8_lossy(&raw);
         let line = text.trim_end_matches(['\n', '\r']).trim();
@@ -266,6 +275,17 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
         out.push(s);
     }
     let mut out = out.finish();
+    if out.is_empty()
+        && let Some(line) = overlong
+    {
+        return Err(ThermalCsvError::BadLine {
+            line,
+            what: format!(
+                "it is longer than {} KiB, which no sample line is (is this the right file?)",
+                MAX_LINE_BYTES / 1024
+            ),
+        });
+    }
     if out.is_empty() {
         return Err(ThermalCsvError::NoSamples);
     }

@@ -291,3 +291,35 @@ fn a_forged_reply_or_a_future_reading_is_not_trusted_on_replay() {
     assert!(!out.stdout.contains("of 0.00 GB"), "{}", out.stdout);
     assert!(out.stdout.contains("after now"), "{}", out.stdout);
 }
+
+/// `headroom thermal` refuses what is not a regular file by its kind, with
+/// what to give instead, and exits 2 (bad input), as `plan` does; a single
+/// line far too long for a sample is skipped, not a reason to refuse.
+#[test]
+fn thermal_input_that_is_not_a_file_exits_2_and_a_junk_line_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("samples.csv");
+    mkfifo(&fifo);
+    let looped = dir.path().join("loop.csv");
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    for (path, why) in [
+        (fifo.display().to_string(), "FIFO"),
+        ("/dev/zero".into(), "device"),
+        (dir.path().display().to_string(), "directory"),
+        (looped.display().to_string(), "loops"),
+    ] {
+        let out = Headroom::new(dir.path()).args(&["thermal", &path]).run();
+        assert_eq!(out.code, 2, "{path}: {}", out.stderr);
+        assert!(out.stderr.contains(why), "{path}: {}", out.stderr);
+    }
+    let good = crate::support::fixture("thermal/cap-plateau.csv");
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    lines.insert(lines.len() / 2, "x".repeat(70_000));
+    let junk = dir.path().join("junk.csv");
+    std::fs::write(&junk, lines.join("\n")).unwrap();
+    let out = Headroom::new(dir.path())
+        .args(&["thermal", junk.to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("power cap only"), "{}", out.stdout);
+}

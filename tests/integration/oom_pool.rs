@@ -208,3 +208,84 @@ fn a_stop_is_answered_only_in_its_moment() {
         out.stdout
     );
 }
+
+/// A pending stop rests on the listing it came from: a newer listing
+/// replaces it, a stray "yes" line inside a listing is data, a listing with
+/// damaged pids says which, and a restart's greeting does not invite a yes
+/// to an out-of-date stop.
+#[test]
+fn a_newer_listing_replaces_a_pending_stop_and_stray_lines_are_data() {
+    let run = "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096";
+    let header = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND";
+    let vllm = |pid: &str, flag: &str| {
+        format!(
+            "alice   {pid:>6}  3.1 12.0 98765432 15000000 ?   Sl   09:01   1:23 /usr/bin/python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-8B-Instruct {flag}"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin(&format!(
+            "{run}\n\n{header}\n{}\n\n{header}\n{}\n\nyes\n",
+            vllm("4242", ""),
+            vllm("6000", "--gpu-memory-utilization 0.3")
+        ))
+        .run()
+        .ok();
+    assert!(!out.stdout.contains("kill 4242"), "{}", out.stdout);
+    assert!(out.stdout.contains("Nothing is waiting"), "{}", out.stdout);
+
+    // A trailing "yes" inside the listing: read as a listing, not a yes,
+    // and no path in it is opened as a file.
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin(&format!("{run}\n\n{header}\n{}\nyes\n", vllm("4242", "")))
+        .run()
+        .ok();
+    assert!(
+        out.stdout
+            .contains("Shall I tell you how to stop vLLM server (pid 4242)"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("kill 4242"), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains("I could not read `/usr/bin/python3`"),
+        "{}",
+        out.stdout
+    );
+
+    // Damaged pids are named, and nothing from the lines sets the run.
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .stdin(&format!(
+            "{header}\n{}\n{}\n",
+            vllm("-1", ""),
+            vllm("12a", "")
+        ))
+        .run()
+        .ok();
+    assert!(
+        out.stdout.contains("the PID column holds -1, 12a"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("Noted: model"), "{}", out.stdout);
+
+    // A restart: the old stop is out of date, not waiting for a yes.
+    let dir = tempfile::tempdir().unwrap();
+    Headroom::new(dir.path())
+        .stdin(&format!("{run}\n\n{header}\n{}\n", vllm("4242", "")))
+        .run()
+        .ok();
+    let out = Headroom::new(dir.path())
+        .at("2026-11-29T10:05:00Z")
+        .stdin("/status\n")
+        .run()
+        .ok();
+    assert!(out.stdout.contains("now out of date"), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains("waiting for your yes or no: stop"),
+        "{}",
+        out.stdout
+    );
+}

@@ -233,9 +233,14 @@ impl Attention {
 pub enum Loss {
     /// transformers: logits cast to fp32 before cross-entropy.
     Upcast,
-    /// Cross-entropy on the 16-bit logits as they are (litgpt bf16-true).
+    /// Cross-entropy on the 16-bit logits as they are (litgpt bf16-true,
+    /// remote or custom modelling code).
     Native,
-    /// A fused or chunked loss (Liger, Unsloth, torchtune chunked CE).
+    /// The logits whole in 16 bits, upcast one chunk at a time (torchtune's
+    /// CEWithChunkedOutputLoss, Liger's chunked CE).
+    Chunked,
+    /// Fused linear cross-entropy: the logits are never held whole
+    /// (Unsloth's cut cross-entropy, Liger's fused linear CE, TRL ≥ 1.7).
     Fused,
 }
 
@@ -243,8 +248,9 @@ impl Loss {
     pub fn parse(s: &str) -> Option<Loss> {
         match s.to_ascii_lowercase().as_str() {
             "upcast" | "fp32" | "plain" => Some(Loss::Upcast),
-            "native" | "16-bit" | "bf16" => Some(Loss::Native),
-            "fused" | "chunked" => Some(Loss::Fused),
+            "native" | "16-bit" | "bf16" | "fp16" => Some(Loss::Native),
+            "chunked" => Some(Loss::Chunked),
+            "fused" | "fused-linear" | "cce" => Some(Loss::Fused),
             _ => None,
         }
     }
@@ -253,6 +259,7 @@ impl Loss {
         match self {
             Loss::Upcast => "upcast",
             Loss::Native => "native",
+            Loss::Chunked => "chunked",
             Loss::Fused => "fused",
         }
     }

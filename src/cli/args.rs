@@ -170,9 +170,12 @@ pub struct PlanArgs {
     /// sdpa (default; flash too) or eager
     #[arg(long, value_name = "IMPL", value_parser = parse_attention)]
     pub attn: Option<crate::calc::setup::Attention>,
-    /// A fused or chunked loss (Liger, Unsloth, torchtune): on or off
+    /// A fused loss (Liger, Unsloth, TRL ≥ 1.7): on or off (older flag; --loss says more)
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub fused_loss: Option<bool>,
+    /// The loss the stack runs: upcast (transformers' fp32 loss), bf16 (16-bit CE), chunked (torchtune, Liger chunked CE) or fused (fused linear CE: no full logits)
+    #[arg(long, value_name = "KIND", value_parser = parse_loss, conflicts_with = "fused_loss")]
+    pub loss: Option<crate::calc::setup::Loss>,
     /// Sparks the run spans
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
     pub nodes: Option<u64>,
@@ -254,6 +257,11 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
 
 fn parse_precision(s: &str) -> Result<crate::calc::setup::Precision, String> {
     crate::calc::setup::Precision::parse(s).ok_or_else(|| "expected standard, pure or mixed".into())
+}
+
+fn parse_loss(s: &str) -> Result<crate::calc::setup::Loss, String> {
+    crate::calc::setup::Loss::parse(s)
+        .ok_or_else(|| "expected upcast, bf16, chunked or fused".into())
 }
 
 fn parse_attention(s: &str) -> Result<crate::calc::setup::Attention, String> {

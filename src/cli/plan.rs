@@ -136,13 +136,13 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
         lora_dropout: args.lora_dropout,
         precision: args.precision,
         attention: args.attn,
-        loss: args.fused_loss.map(|on| {
+        loss: args.loss.or(args.fused_loss.map(|on| {
             if on {
                 crate::calc::setup::Loss::Fused
             } else {
                 crate::calc::setup::Loss::Upcast
             }
-        }),
+        })),
         nodes: args.nodes,
         sharding: match args.sharding.as_deref() {
             None => None,

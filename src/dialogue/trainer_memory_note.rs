@@ -34,11 +34,37 @@ pub fn trainer_memory_note(m: &TrainerMemory, session: &Session, k: &Knowledge) 
         parts.join(", ")
     );
     if let Some((plan, _)) = build_plan(&session.facts, k) {
-        text.push_str(&format!(
-            " The plan's binding peak for the run as I have it is {} GB ({}), which counts those too. A measured figure is worth more than the estimate: if the two differ, check that the settings I have are the run's (`/status`).",
-            show_centi(plan.estimate.total_centi_gb),
-            crate::dialogue::whatif::summary(&plan).title
-        ));
+        let title = crate::dialogue::whatif::summary(&plan).title;
+        let step = plan.estimate.levels_of(crate::calc::estimate::Peak::Step);
+        // Each measured figure beside the plan's figure of the same level.
+        let mut beside = Vec::new();
+        if let (Some(a), Some(l)) = (&m.max_allocated, step) {
+            beside.push(format!(
+                "your peak allocated {} beside the plan's allocated {} GB",
+                both(a),
+                show_centi(l.allocated)
+            ));
+        }
+        if let (Some(r), Some(l)) = (&m.reserved, step) {
+            beside.push(format!(
+                "your reserved {} beside the plan's reserved {} GB",
+                both(r),
+                show_centi(l.reserved)
+            ));
+        }
+        if beside.is_empty() {
+            text.push_str(&format!(
+                " The plan's binding peak for the run as I have it is {} GB ({title}), which counts those too.",
+                show_centi(plan.estimate.total_centi_gb)
+            ));
+        } else {
+            text.push_str(&format!(
+                " Like for like, for {title}'s training step: {}. The plan's system figure, {} GB, adds the CUDA context and the process's host memory, which no PyTorch counter includes.",
+                beside.join("; "),
+                show_centi(step.map_or(0, |l| l.system))
+            ));
+        }
+        text.push_str(" A measured figure is worth more than the estimate: if the two differ, check that the settings I have are the run's (`/status`).");
     }
     text
 }

@@ -123,6 +123,12 @@ static FUSED_LOSS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(no\s+)?(fused[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|chunked[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|liger(?:[\s_-]?kernel)?|cut[\s_-]?cross[\s_-]?entropy)\b",
     )
 });
+/// "bf16 cross-entropy", "fp32 loss": the loss's own precision.
+static LOSS_KIND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(bf16|fp16|16[\s-]?bit)|fp32|upcast)[\s_-]+(?:loss|ce|cross[\s_-]?entropy|logits)\b",
+    )
+});
 static DROPOUT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?:lora_dropout\s*[=:]\s*([0-9.]+)|\b(no|without)\s+(?:lora\s+)?dropout\b)")
 });
@@ -372,7 +378,11 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         qlora = method == Method::Qlora;
         push(Slot::Method(method), &c[0]);
     }
-    if let Some(c) = DTYPE.captures(text) {
+    // "bf16 cross-entropy", "fp32 loss": the loss's precision, not the run's.
+    let loss_precision = LOSS_KIND.find(text);
+    if let Some(c) = DTYPE.captures_iter(text).find(|c| {
+        loss_precision.is_none_or(|m| !m.range().contains(&c.get(0).map_or(0, |g| g.start())))
+    }) {
         let word = c[1].to_ascii_lowercase().replace([' ', '-'], "");
         let word = if word.ends_with("precision") {
             "fp32".to_string()
@@ -464,8 +474,17 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     if let Some(c) = FUSED_LOSS.captures(text) {
         let loss = if c.get(1).is_some() {
             Loss::Upcast
+        } else if c[2].to_ascii_lowercase().starts_with("chunked") {
+            Loss::Chunked
         } else {
             Loss::Fused
+        };
+        push(Slot::Loss(loss), &c[0]);
+    } else if let Some(c) = LOSS_KIND.captures(text) {
+        let loss = if c.get(1).is_some() {
+            Loss::Native
+        } else {
+            Loss::Upcast
         };
         push(Slot::Loss(loss), &c[0]);
     }

@@ -110,6 +110,16 @@ fn estimator_knobs_in_plain_words() {
         slots("with the Liger kernel"),
         vec![Slot::Loss(Loss::Fused)]
     );
+    for (words, loss) in [
+        ("a chunked loss", Loss::Chunked),
+        ("chunked cross-entropy", Loss::Chunked),
+        ("cut cross entropy", Loss::Fused),
+        ("no fused loss", Loss::Upcast),
+        ("the model's own bf16 cross-entropy", Loss::Native),
+        ("fp32 loss", Loss::Upcast),
+    ] {
+        assert_eq!(slots(words), vec![Slot::Loss(loss)], "{words}");
+    }
     assert_eq!(slots("lora_dropout=0.0"), vec![Slot::LoraDropout(false)]);
     assert_eq!(
         slots("two sparks with fsdp"),

@@ -62,6 +62,17 @@ pub fn plan_json(plan: &Plan) -> Value {
             "phase": p, "gb": gb(t.centi_gb), "applies": applies, "formula": t.formula, "source": t.source,
         })).collect::<Vec<_>>(),
         "allocated_gb": gb(plan.estimate.allocated_centi_gb),
+        // Each moment at the three levels a measurement can mean; the
+        // verdict uses the system level.
+        "levels": plan.estimate.levels.iter().map(|(p, l)| json!({
+            "phase": p,
+            "allocated_peak_gb": gb(l.allocated),
+            "reserved_peak_gb": gb(l.reserved),
+            "system_peak_gb": gb(l.system),
+        })).collect::<Vec<_>>(),
+        "allocated_peak_gb": plan.estimate.levels_of(plan.estimate.binding).map(|l| gb(l.allocated)),
+        "reserved_peak_gb": plan.estimate.levels_of(plan.estimate.binding).map(|l| gb(l.reserved)),
+        "system_peak_gb": plan.estimate.levels_of(plan.estimate.binding).map(|l| gb(l.system)),
         "precision": plan.input.precision.key(),
         "attention": plan.input.attention.key(),
         "loss": plan.input.loss.key(),

@@ -70,6 +70,7 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
         "- **step peak: {} GB**\n",
         show_centi(est.step_centi_gb)
     );
+    md.push_str(&levels_line(plan));
     md.push_str(&phases_section(plan));
     for note in &plan.notes {
         let _ = writeln!(md, "{note}\n");
@@ -90,6 +91,22 @@ pub fn render_plan(plan: &Plan, inputs: &[InputLine]) -> String {
          peak higher."
     );
     md
+}
+
+/// The binding peak at the three levels, so a measurement is compared with
+/// the figure of its own kind.
+pub fn levels_line(plan: &Plan) -> String {
+    let est = &plan.estimate;
+    let Some(l) = est.levels_of(est.binding) else {
+        return String::new();
+    };
+    format!(
+        "The peak of {} at three levels: **allocated {} GB** (the tensors: what `torch.cuda.max_memory_allocated()` and axolotl's `memory/max_allocated` report), **reserved {} GB** (+ the caching allocator's slack and reserve: `torch.cuda.max_memory_reserved()`), **system {} GB** (+ the CUDA context and the trainer process's host memory: what the unified pool loses, what `free` shows used, and what the verdict uses).\n\n",
+        est.binding.label(),
+        show_centi(l.allocated),
+        show_centi(l.reserved),
+        show_centi(l.system)
+    )
 }
 
 /// The other moments of the run (load, eval, save, resume) and which binds.

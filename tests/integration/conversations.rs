@@ -401,7 +401,8 @@ fn a_trainers_own_memory_report_is_read_beside_the_plan() {
     // 7.89 GiB × 1.073741824 = 8.4718 GB, rounded up.
     out.has("reserved by PyTorch's allocator 7.89 GiB (8.48 GB)");
     out.has("peak allocated 2.42 GiB (2.60 GB)");
-    out.has("The plan's binding peak for the run as I have it");
+    out.has("your peak allocated 2.42 GiB (2.60 GB) beside the plan's allocated");
+    out.has("your reserved 7.89 GiB (8.48 GB) beside the plan's reserved");
 }
 
 /// `nvidia-smi dmon` output: with `-o DT` it is thermal samples and gets

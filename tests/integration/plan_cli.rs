@@ -400,3 +400,80 @@ fn models_lists_the_catalog_and_completions_print_a_script() {
         .ok();
     assert!(bash.stdout.contains("_headroom()") && bash.stdout.contains("plan"));
 }
+
+/// Every moment's peak at three levels (allocated ≤ reserved ≤ system, the
+/// system level is the verdict's), and the loss a stack runs as a setting:
+/// upcast > chunked > bf16 > fused in the logits term, nothing else moved
+/// but the terms that follow the logits (allocator reserve and slack).
+#[test]
+fn levels_of_every_peak_and_the_loss_as_a_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |loss: &str| {
+        let out = Headroom::new(dir.path())
+            .args(&[
+                "plan",
+                "--model",
+                "Llama 3.1 8B",
+                "--method",
+                "lora",
+                "--dtype",
+                "bf16",
+                "--batch",
+                "2",
+                "--pack",
+                "2048",
+                "--loss",
+                loss,
+                "--json",
+            ])
+            .run();
+        serde_json::from_str::<serde_json::Value>(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr))
+    };
+    let upcast = plan("upcast");
+    let levels = upcast["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 5, "step, load, eval, save, resume");
+    for l in levels {
+        let (a, r, s) = (
+            l["allocated_peak_gb"].as_f64().unwrap(),
+            l["reserved_peak_gb"].as_f64().unwrap(),
+            l["system_peak_gb"].as_f64().unwrap(),
+        );
+        assert!(a <= r && r < s, "{l}");
+    }
+    assert_eq!(upcast["system_peak_gb"], upcast["total_gb"]);
+    assert_eq!(levels[0]["allocated_peak_gb"], upcast["allocated_gb"]);
+    let logits = |j: &serde_json::Value| j["terms"]["logits_gb"].as_f64().unwrap();
+    let (u, c, b, f) = (
+        logits(&upcast),
+        logits(&plan("chunked")),
+        logits(&plan("bf16")),
+        logits(&plan("fused")),
+    );
+    assert!(u > c && c > b && b > f && f == 0.0, "{u} {c} {b} {f}");
+    // 12 B, 5.5 B and 4 B per element of batch 2 × 2,048 × vocab 128,256.
+    let elements = 2.0 * 2048.0 * 128_256.0;
+    for (got, per) in [(u, 12.0), (c, 5.5), (b, 4.0)] {
+        assert!(
+            (got - elements * per / 1e9).abs() <= 0.011,
+            "{got} vs {per} B"
+        );
+    }
+    let chunked = plan("chunked");
+    for (key, gb) in upcast["terms"].as_object().unwrap() {
+        if !["logits_gb", "reserve_gb", "slack_gb"].contains(&key.as_str()) {
+            assert_eq!(gb, &chunked["terms"][key], "{key} moved with the loss");
+        }
+    }
+    let out = Headroom::new(dir.path())
+        .args(&[
+            "plan", "--params", "8b", "--method", "lora", "--loss", "cheap",
+        ])
+        .run();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("upcast, bf16, chunked or fused"),
+        "{}",
+        out.stderr
+    );
+}

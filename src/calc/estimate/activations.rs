@@ -159,15 +159,16 @@ pub(super) fn logits(s: &Sheet<'_>) -> Term {
             "logits",
             "loss logits",
             0.0,
-            "fused/chunked loss: the batch × seq × vocab logits are never held whole".into(),
+            "fused linear cross-entropy: the batch × seq × vocab logits are never held whole"
+                .into(),
             "shared/research/estimator.md §3.4 (Liger, Unsloth, torchtune chunked CE, Apple CCE)"
                 .into(),
         );
     }
-    let per = if input.loss == Loss::Native {
-        s.constant("logits bytes per element without upcast")
-    } else {
-        s.constant("logits bytes per element")
+    let per = match input.loss {
+        Loss::Native => s.constant("logits bytes per element without upcast"),
+        Loss::Chunked => s.constant("logits bytes per element with a chunked loss"),
+        Loss::Upcast | Loss::Fused => s.constant("logits bytes per element"),
     };
     let bytes = s.tokens as f64 * vocab as f64 * per.value;
     term(

@@ -62,6 +62,19 @@ impl Peak {
     }
 }
 
+/// One moment's peak at the three levels a measurement can mean, each in
+/// hundredths of a GB: tensors alone (`torch.cuda.max_memory_allocated`,
+/// axolotl's `memory/max_allocated`), plus the caching allocator's slack and
+/// reserve (`max_memory_reserved`), plus the CUDA context and the trainer
+/// process's host memory (what the unified pool loses: `free`'s used, and
+/// what the verdict uses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Levels {
+    pub allocated: u64,
+    pub reserved: u64,
+    pub system: u64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Estimate {
     /// The step peak's terms, per Spark.
@@ -77,10 +90,20 @@ pub struct Estimate {
     /// The step peak without CUDA context and allocator slack: what
     /// `torch.cuda.max_memory_allocated()` would report.
     pub allocated_centi_gb: u64,
+    /// Every moment's peak at the three levels, the step first.
+    pub levels: Vec<(Peak, Levels)>,
     pub trainable_params: u64,
 }
 
 impl Estimate {
+    /// The three levels of one moment's peak.
+    pub fn levels_of(&self, peak: Peak) -> Option<Levels> {
+        self.levels
+            .iter()
+            .find(|(p, _)| *p == peak)
+            .map(|(_, l)| *l)
+    }
+
     pub fn term(&self, key: &str) -> Option<&Term> {
         self.terms.iter().find(|t| t.key == key)
     }
@@ -285,6 +308,44 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
             rt.resumes,
         ),
     ];
+    // Context and host memory sit outside PyTorch's allocator; the step
+    // adds the allocator's slack and reserve to the tensors. The other
+    // moments model no slack, and a checkpoint save's copy is host memory.
+    let outside = context.centi_gb + host.centi_gb;
+    let reserved_step = step - outside;
+    let device = |system: u64| system.saturating_sub(outside);
+    let mut levels = vec![
+        (
+            Peak::Step,
+            Levels {
+                allocated,
+                reserved: reserved_step,
+                system: step,
+            },
+        ),
+        (
+            Peak::Load,
+            Levels {
+                allocated: device(load.centi_gb),
+                reserved: device(load.centi_gb),
+                system: load.centi_gb,
+            },
+        ),
+    ];
+    for (peak, t, _) in &phases {
+        let on_device = match peak {
+            Peak::Save => phases::resident_centi(&terms),
+            _ => device(t.centi_gb),
+        };
+        levels.push((
+            *peak,
+            Levels {
+                allocated: on_device,
+                reserved: on_device,
+                system: t.centi_gb,
+            },
+        ));
+    }
     let (binding, total) = std::iter::once((Peak::Step, step))
         .chain(std::iter::once((Peak::Load, load.centi_gb)))
         .chain(
@@ -305,6 +366,7 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
         binding,
         total_centi_gb: total,
         allocated_centi_gb: allocated,
+        levels,
         trainable_params: sheet.trainable,
     }
 }

@@ -56,6 +56,11 @@ pub(super) fn host(s: &Sheet<'_>) -> Term {
 
 /// What stays resident between steps: weights, adapter, optimizer states
 /// (gradients are freed: the Trainer zeroes them with set_to_none).
+/// What stays on the device through a phase, hundredths of a GB.
+pub(super) fn resident_centi(terms: &[Term]) -> u64 {
+    resident(terms).0
+}
+
 fn resident(terms: &[Term]) -> (u64, String) {
     let keep = ["weights", "autocast", "adapter", "optimizer", "multi_node"];
     let parts: Vec<&Term> = terms.iter().filter(|t| keep.contains(&t.key)).collect();

@@ -24,6 +24,8 @@ pub struct SparkOutcome {
     pub measured_gb: f64,
     /// headroom's system-level step peak, GB.
     pub estimate_gb: f64,
+    /// Constants were fitted to this row (the SFT table) or not (held out).
+    pub fitted: bool,
 }
 
 impl SparkOutcome {
@@ -35,10 +37,16 @@ impl SparkOutcome {
 
 pub fn run(k: &Knowledge) -> Result<Vec<SparkOutcome>, String> {
     let tables = parse_tables(SPARK_MD);
-    let table = tables.first().ok_or("validation/spark.md has no table")?;
-    table
-        .rows()
-        .map(|row| {
+    if tables.is_empty() {
+        return Err("validation/spark.md has no table".into());
+    }
+    // The first table is the one the constants were fitted to; every later
+    // one is held out.
+    tables
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| t.rows().map(move |row| (i == 0, row)))
+        .map(|(fitted, row)| {
             let id = row.get("case").to_string();
             let bad = |what: &str| format!("validation/spark.md {id}: bad {what}");
             let model = k.model(row.get("model")).ok_or_else(|| bad("model"))?;
@@ -70,6 +78,8 @@ pub fn run(k: &Knowledge) -> Result<Vec<SparkOutcome>, String> {
                     packed: row.get("packed") == "yes",
                     ..Runtime::default()
                 },
+                objective: objective(row.get("objective"), row.get("reference"))
+                    .ok_or_else(|| bad("objective"))?,
             };
             let est = estimate(&input, k);
             let measured = (number("measured_gib")? - number("baseline_gib")?) * GIB / 1e9;
@@ -79,26 +89,61 @@ pub fn run(k: &Knowledge) -> Result<Vec<SparkOutcome>, String> {
                 seq: input.pack,
                 measured_gb: measured,
                 estimate_gb: est.step_centi_gb as f64 / 100.0,
+                fitted,
             })
         })
         .collect()
 }
 
+/// A row's objective: SFT when the table has no such column.
+fn objective(kind: &str, reference: &str) -> Option<crate::calc::objective::Objective> {
+    use crate::calc::objective::{Objective, Preference, Reference};
+    if kind.is_empty() || kind == "sft" {
+        return Some(Objective::Sft);
+    }
+    Some(Objective::Preference {
+        method: Preference::parse(kind)?,
+        reference: match reference {
+            "precomputed" => Reference::Precomputed,
+            "none" => Reference::None,
+            _ => Reference::Model,
+        },
+    })
+}
+
 pub fn report(outcomes: &[SparkOutcome]) -> String {
-    let mut md = String::from(
-        "On a DGX Spark (system-level, validation/spark.md; two constants fitted to these rows):\n\n| case | batch × seq | measured less baseline GB | headroom step peak GB | error |\n|---|---|---|---|---|\n",
-    );
-    for o in outcomes {
+    let mut md = String::new();
+    for (fitted, title) in [
+        (
+            true,
+            "On a DGX Spark, in sample (system-level, validation/spark.md; two constants fitted to these rows):",
+        ),
+        (
+            false,
+            "On a DGX Spark, held out (the DPO rows; nothing fitted to them):",
+        ),
+    ] {
+        let rows: Vec<&SparkOutcome> = outcomes.iter().filter(|o| o.fitted == fitted).collect();
+        if rows.is_empty() {
+            continue;
+        }
         let _ = writeln!(
             md,
-            "| {} | {} × {} | {:.2} | {:.2} | {:+.1} % |",
-            o.id,
-            o.batch,
-            o.seq,
-            o.measured_gb,
-            o.estimate_gb,
-            o.error() * 100.0
+            "{title}\n\n| case | batch × seq | measured less baseline GB | headroom step peak GB | error |\n|---|---|---|---|---|"
         );
+        for o in rows {
+            let _ = writeln!(
+                md,
+                "| {} | {} × {} | {:.2} | {:.2} | {:+.1} % |",
+                o.id,
+                o.batch,
+                o.seq,
+                o.measured_gb,
+                o.estimate_gb,
+                o.error() * 100.0
+            );
+        }
+        md.push('\n');
     }
     md
 }

@@ -100,6 +100,7 @@ pub fn cases(k: &Knowledge) -> Result<Vec<Case>, String> {
                 nodes: 1,
                 sharding: Sharding::Ddp,
                 runtime: crate::calc::runtime::Runtime::default(),
+                objective: crate::calc::objective::Objective::Sft,
             };
             Ok(Case {
                 model: model.name.clone(),

@@ -50,6 +50,7 @@ pub fn anchor_input(anchor: &Anchor, k: &Knowledge) -> Option<PlanInput> {
         nodes: 1,
         sharding: Sharding::Ddp,
         runtime: crate::calc::runtime::Runtime::default(),
+        objective: crate::calc::objective::Objective::Sft,
     })
 }
 

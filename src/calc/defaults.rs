@@ -61,6 +61,8 @@ pub struct Choices {
     pub prequantized: Option<bool>,
     /// Batches of one fixed length (packing) or padded per batch.
     pub packed: Option<bool>,
+    /// SFT unless the owner named DPO, GRPO…
+    pub objective: Option<crate::calc::objective::Objective>,
 }
 
 pub fn complete(
@@ -121,7 +123,14 @@ pub fn complete(
         ));
         DEFAULT_BATCH
     });
-    let pack = choices.pack.unwrap_or_else(|| {
+    // An RL step's sequences are its prompt and completion.
+    let rl_pack = match choices.objective {
+        Some(crate::calc::objective::Objective::Rl {
+            prompt, completion, ..
+        }) => Some(prompt + completion),
+        _ => None,
+    };
+    let pack = rl_pack.or(choices.pack).unwrap_or_else(|| {
         assumed.push(Assumption::new(
             format!("packing {DEFAULT_PACK}"),
             format!("packing length {DEFAULT_PACK}"),
@@ -293,6 +302,9 @@ pub fn complete(
             nodes,
             sharding,
             runtime,
+            objective: choices
+                .objective
+                .unwrap_or(crate::calc::objective::Objective::Sft),
         },
         assumed,
     )

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod defaults;
 pub mod estimate;
 pub mod model_spec;
+pub mod objective;
 pub mod plan;
 pub mod pool;
 pub mod runtime;

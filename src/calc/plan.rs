@@ -48,7 +48,8 @@ pub fn make_plan(
     } else {
         alternatives(&input, &budget, k)
     };
-    let notes = notes(&input, &est);
+    let mut notes = notes(&input, &est);
+    notes.extend(generator_note(&input, &est, budget.centi_gb, k));
     Plan {
         anchors: closest(&input, 2, k),
         notes,
@@ -124,4 +125,47 @@ fn alternatives(input: &PlanInput, budget: &Budget, k: &Knowledge) -> Vec<Altern
         step(&current, &mut out);
     }
     out
+}
+
+/// For an RL run: the largest vLLM fraction that leaves the policy step its
+/// peak, colocated (inside this process) or as a server beside it.
+fn generator_note(input: &PlanInput, est: &Estimate, budget: u64, k: &Knowledge) -> Option<String> {
+    use crate::calc::objective::{Generator, Objective, largest_fraction};
+    use crate::calc::units::show_centi;
+    let Objective::Rl { generator, .. } = input.objective else {
+        return None;
+    };
+    let cuda = k.spark("memory CUDA reports");
+    let cuda_centi = (cuda.value * crate::calc::units::GIB / 1e7).round() as u64;
+    let without = est.step_centi_gb - est.centi("generator");
+    let shared = match generator {
+        Generator::Colocate { shared: true, .. } => est.centi("weights"),
+        _ => 0,
+    };
+    let largest = largest_fraction(budget, without, shared, cuda_centi);
+    let arithmetic = format!(
+        "({} GB budget − {} GB step without vLLM{}) ÷ {} GB CUDA reports",
+        show_centi(budget),
+        show_centi(without),
+        if shared > 0 {
+            format!(" + {} GB of weights it shares", show_centi(shared))
+        } else {
+            String::new()
+        },
+        show_centi(cuda_centi)
+    );
+    let f = largest.map_or("none: the step alone fills the budget".to_string(), |f| {
+        format!("{f:.2}")
+    });
+    Some(match generator {
+        Generator::Colocate { fraction, .. } => format!(
+            "The generation binds with the policy step: colocated vLLM holds its {fraction} share ({}) through every step. The largest vllm_gpu_memory_utilization that leaves the step its peak: {arithmetic} = {f}. On a Spark the fraction is of the whole pool CUDA reports, so 0.3 is {} GB, not 30 % of a discrete card.",
+            cuda.cite,
+            show_centi(crate::calc::units::centi_gb_up(0.3 * cuda.value * crate::calc::units::GIB))
+        ),
+        Generator::Server => format!(
+            "vLLM runs as its own process (trl vllm-serve): the pool's second tenant, not part of this step. The largest --gpu-memory-utilization for it beside the step: {arithmetic} = {f}."
+        ),
+        Generator::Policy => "Completions come from the policy's own generate(): no second copy of the weights and no KV-cache share, at the cost of much slower generation.".to_string(),
+    })
 }

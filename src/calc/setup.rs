@@ -450,4 +450,6 @@ pub struct PlanInput {
     pub sharding: Sharding,
     /// The trainer stack, batch shape and evaluation batch (system-level).
     pub runtime: crate::calc::runtime::Runtime,
+    /// SFT, a preference method or an RL method with generation.
+    pub objective: crate::calc::objective::Objective,
 }

@@ -182,6 +182,33 @@ pub struct PlanArgs {
     /// ddp or fsdp (tensor parallel is refused: see the answer)
     #[arg(long, value_name = "KIND")]
     pub sharding: Option<String>,
+    /// What the run optimises: sft (default), dpo, ipo, kto, orpo (preference pairs), grpo, rloo, ppo (generation)
+    #[arg(long, value_name = "KIND")]
+    pub objective: Option<String>,
+    /// The reference log-probs: model (a frozen copy; the adapter-disabled base for LoRA), precomputed, or none
+    #[arg(long, value_name = "KIND")]
+    pub reference: Option<String>,
+    /// GRPO/RLOO: completions per prompt (num_generations)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub generations: Option<u64>,
+    /// GRPO/RLOO: max_prompt_length
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub prompt_length: Option<u64>,
+    /// GRPO/RLOO: max_completion_length
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub completion_length: Option<u64>,
+    /// GRPO's KL coefficient; 0 drops the reference model
+    #[arg(long, value_name = "BETA")]
+    pub beta: Option<f64>,
+    /// Who generates: colocate (vLLM in the trainer's process), server (trl vllm-serve) or policy (the model's own generate)
+    #[arg(long, value_name = "MODE")]
+    pub vllm: Option<String>,
+    /// vllm_gpu_memory_utilization for colocated vLLM (of the memory CUDA reports)
+    #[arg(long, value_name = "FRACTION")]
+    pub vllm_fraction: Option<f64>,
+    /// Colocated vLLM shares the policy's weights (Unsloth fast_inference)
+    #[arg(long)]
+    pub shared_weights: bool,
     /// Find the longest packing or the largest batch that fits
     #[arg(long, value_name = "pack|batch", value_parser = parse_solve)]
     pub solve: Option<crate::calc::solve::SolveFor>,

@@ -93,6 +93,9 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
     if let Some(o) = args.optimizer {
         lines.push(flag("optimizer", o.key().into(), "--optimizer".into()));
     }
+    if let Some(o) = &args.objective {
+        lines.push(flag("objective", o.clone(), "--objective".into()));
+    }
     if let Some(p) = args.precision {
         lines.push(flag("precision", p.label().into(), "--precision".into()));
     }
@@ -157,6 +160,7 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
                     .ok_or_else(|| PlanError(format!("--sharding {s}: expected ddp or fsdp")))?,
             ),
         },
+        objective: objective_of(args)?,
     };
     let free = match &args.free {
         None => None,
@@ -193,4 +197,72 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
         render(&render_plan(&plan, &lines), Style::detect())
     };
     Ok((text, verdict))
+}
+
+/// The objective from its flags; an RL run's sequence is its prompt and
+/// completion, so `--pack` is theirs to set.
+fn objective_of(
+    args: &crate::cli::args::PlanArgs,
+) -> Result<Option<crate::calc::objective::Objective>, PlanError> {
+    use crate::calc::objective::{Generator, Objective, Preference, Reference, Rl};
+    let Some(kind) = args.objective.as_deref() else {
+        return Ok(None);
+    };
+    let reference = match args.reference.as_deref() {
+        None => None,
+        Some("model") => Some(Reference::Model),
+        Some("precomputed") => Some(Reference::Precomputed),
+        Some("none") => Some(Reference::None),
+        Some(other) => {
+            return Err(PlanError(format!(
+                "--reference {other}: expected model, precomputed or none"
+            )));
+        }
+    };
+    if kind.eq_ignore_ascii_case("sft") {
+        return Ok(Some(Objective::Sft));
+    }
+    if let Some(method) = Preference::parse(kind) {
+        return Ok(Some(Objective::Preference {
+            method,
+            reference: reference.unwrap_or(method.default_reference()),
+        }));
+    }
+    let Some(method) = Rl::parse(kind) else {
+        return Err(PlanError(format!(
+            "--objective {kind}: expected sft, dpo, ipo, kto, orpo, grpo, rloo or ppo"
+        )));
+    };
+    let fraction = args.vllm_fraction.unwrap_or(0.3);
+    if !(fraction > 0.0 && fraction < 1.0) {
+        return Err(PlanError(format!(
+            "--vllm-fraction {fraction}: expected a fraction between 0 and 1 (vllm_gpu_memory_utilization)"
+        )));
+    }
+    let generator = match args.vllm.as_deref() {
+        None | Some("colocate") => Generator::Colocate {
+            fraction,
+            shared: args.shared_weights,
+        },
+        Some("server") => Generator::Server,
+        Some("policy" | "none") => Generator::Policy,
+        Some(other) => {
+            return Err(PlanError(format!(
+                "--vllm {other}: expected colocate, server or policy"
+            )));
+        }
+    };
+    let beta_zero = args.beta.is_some_and(|b| b == 0.0);
+    Ok(Some(Objective::Rl {
+        method,
+        generations: args.generations.unwrap_or(8),
+        prompt: args.prompt_length.unwrap_or(512),
+        completion: args.completion_length.unwrap_or(256),
+        reference: if beta_zero {
+            Reference::None
+        } else {
+            reference.unwrap_or(Reference::Model)
+        },
+        generator,
+    }))
 }

@@ -248,6 +248,7 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
             .framework
             .as_ref()
             .map(|f| crate::calc::runtime::preset(&f.value, k).clone()),
+        objective: None,
     };
     let lines = input_lines(facts, &model);
     let (input, assumptions) = complete(model, method, &choices);

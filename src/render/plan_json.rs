@@ -76,6 +76,7 @@ pub fn plan_json(plan: &Plan) -> Value {
         "precision": plan.input.precision.key(),
         "attention": plan.input.attention.key(),
         "loss": plan.input.loss.key(),
+        "objective": plan.input.objective,
         "fused_loss": plan.input.loss == crate::calc::setup::Loss::Fused,
         "lora_dropout": plan.input.lora_dropout,
         "nodes": plan.input.nodes,

@@ -477,3 +477,109 @@ fn levels_of_every_peak_and_the_loss_as_a_setting() {
         out.stderr
     );
 }
+
+/// Preference and RL objectives change exactly their terms: pairs double
+/// the tokens, a reference model is a frozen copy of a full fine-tune's
+/// weights (none for LoRA, precomputed log-probs or beta = 0), colocated
+/// vLLM holds its fraction of the pool, and server mode moves it to the
+/// pool answer.
+#[test]
+fn each_objective_changes_exactly_its_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |extra: &[&str]| {
+        let mut args = vec![
+            "plan", "--model", "Qwen3 8B", "--dtype", "bf16", "--batch", "2", "--pack", "1024",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = Headroom::new(dir.path()).args(&args).run();
+        serde_json::from_str::<serde_json::Value>(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr))
+    };
+    let gb = |j: &serde_json::Value, key: &str| j["terms"][format!("{key}_gb")].as_f64();
+    let sft = plan(&["--method", "full"]);
+    let dpo = plan(&["--method", "full", "--objective", "dpo"]);
+    assert_eq!(gb(&sft, "reference"), None);
+    assert_eq!(gb(&dpo, "reference"), gb(&dpo, "weights"));
+    let ratio = gb(&dpo, "logits").unwrap() / gb(&sft, "logits").unwrap();
+    assert!((ratio - 2.0).abs() < 0.01, "chosen and rejected: {ratio}");
+    for same in ["weights", "gradients", "optimizer", "context", "host"] {
+        assert_eq!(gb(&sft, same), gb(&dpo, same), "{same}");
+    }
+    let cached = plan(&[
+        "--method",
+        "full",
+        "--objective",
+        "dpo",
+        "--reference",
+        "precomputed",
+    ]);
+    assert_eq!(gb(&cached, "reference"), Some(0.0));
+    let lora = plan(&["--method", "lora", "--objective", "dpo"]);
+    assert_eq!(gb(&lora, "reference"), Some(0.0));
+    let orpo = plan(&["--method", "full", "--objective", "orpo"]);
+    assert_eq!(gb(&orpo, "reference"), Some(0.0));
+
+    let grpo = |extra: &[&str]| {
+        let mut a = vec![
+            "--method",
+            "full",
+            "--objective",
+            "grpo",
+            "--generations",
+            "8",
+        ];
+        a.extend_from_slice(extra);
+        plan(&a)
+    };
+    let with_ref = grpo(&[]);
+    assert_eq!(gb(&with_ref, "reference"), gb(&with_ref, "weights"));
+    assert_eq!(gb(&grpo(&["--beta", "0"]), "reference"), Some(0.0));
+    // 0.3 × 121.69 GiB = 39.20 GB, and the largest fraction is worked out.
+    assert_eq!(gb(&with_ref, "generator"), Some(39.2));
+    let note = with_ref["notes"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_str()
+        .unwrap();
+    assert!(
+        note.contains("largest vllm_gpu_memory_utilization"),
+        "{note}"
+    );
+    // Only completions are scored: batch 2 × completion 256 × vocab.
+    assert_eq!(
+        gb(&with_ref, "logits"),
+        Some(((2.0 * 256.0 * 151_936.0 * 12.0) / 1e7_f64).ceil() / 100.0)
+    );
+    let server = grpo(&["--vllm", "server"]);
+    assert_eq!(gb(&server, "generator"), None);
+    let note = server["notes"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_str()
+        .unwrap();
+    assert!(
+        note.contains("trl vllm-serve") && note.contains("--gpu-memory-utilization"),
+        "{note}"
+    );
+    let shared = grpo(&["--shared-weights"]);
+    let expected = 39.2 - gb(&shared, "weights").unwrap();
+    assert!((gb(&shared, "generator").unwrap() - expected).abs() < 0.02);
+    let out = Headroom::new(dir.path())
+        .args(&[
+            "plan",
+            "--params",
+            "8b",
+            "--method",
+            "lora",
+            "--objective",
+            "reinforce",
+        ])
+        .run();
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("expected sft, dpo"), "{}", out.stderr);
+}

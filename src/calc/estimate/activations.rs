@@ -170,15 +170,14 @@ pub(super) fn logits(s: &Sheet<'_>) -> Term {
         Loss::Chunked => s.constant("logits bytes per element with a chunked loss"),
         Loss::Upcast | Loss::Fused => s.constant("logits bytes per element"),
     };
-    let bytes = s.tokens as f64 * vocab as f64 * per.value;
+    let bytes = s.logit_tokens as f64 * vocab as f64 * per.value;
     term(
         "logits",
         "loss logits",
         bytes,
         format!(
-            "batch {} × pack {} × vocab {} × {} B = {}",
-            input.batch,
-            input.pack,
+            "{} × vocab {} × {} B = {}",
+            s.logit_token_text(),
             grouped(vocab),
             plain(per.value),
             gb(bytes)

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 mod activations;
 mod model_state;
+mod objective;
 mod phases;
 mod transients;
 
@@ -179,7 +180,11 @@ pub(super) struct Sheet<'a> {
     pub(super) k: &'a Knowledge,
     /// Bytes of one 16-bit compute element.
     pub(super) compute: f64,
+    /// Tokens through the policy's forward and backward per step.
     pub(super) tokens: u64,
+    /// Tokens whose logits reach the loss (an RL step scores only its
+    /// completions).
+    pub(super) logit_tokens: u64,
     pub(super) trainable: u64,
     /// Split N ways under FSDP, else 1.
     pub(super) shards: u64,
@@ -199,6 +204,23 @@ impl Sheet<'_> {
             (Precision::Pure, _) => (self.compute, "16-bit"),
             (Precision::Standard, Method::Full) => (self.compute, "16-bit"),
             (Precision::Standard, _) => (fp32, "fp32 adapter"),
+        }
+    }
+
+    /// How the loss's tokens are counted, in words.
+    pub(super) fn logit_token_text(&self) -> String {
+        use crate::calc::objective::Objective;
+        let input = self.input;
+        match input.objective {
+            Objective::Sft => format!("batch {} × pack {}", input.batch, input.pack),
+            Objective::Preference { .. } => format!(
+                "batch {} × 2 sequences (chosen and rejected, one concatenated forward) × pack {}",
+                input.batch, input.pack
+            ),
+            Objective::Rl { completion, .. } => format!(
+                "batch {} completions × completion {completion} tokens (only completions are scored)",
+                input.batch
+            ),
         }
     }
 
@@ -236,7 +258,19 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
         compute: dtype_figure(k, input.dtype).value,
         // Inputs are bounded (setup::MAX_BATCH, MAX_PACK); saturate anyway
         // so no input can wrap to a small, fitting number.
-        tokens: input.batch.saturating_mul(input.pack),
+        tokens: input
+            .batch
+            .saturating_mul(input.pack)
+            .saturating_mul(input.objective.sequences_per_example()),
+        logit_tokens: match input.objective {
+            crate::calc::objective::Objective::Rl { completion, .. } => {
+                input.batch.saturating_mul(completion)
+            }
+            _ => input
+                .batch
+                .saturating_mul(input.pack)
+                .saturating_mul(input.objective.sequences_per_example()),
+        },
         trainable: trainable_params(input),
         shards: if input.sharding == Sharding::Fsdp {
             input.nodes.max(1)
@@ -257,8 +291,10 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
     if input.nodes > 1 {
         terms.push(multi_node(&sheet));
     }
+    terms.extend(objective::reference(&sheet, &weights));
     terms.push(activations(&sheet));
     terms.push(logits(&sheet));
+    terms.extend(objective::generation(&sheet, &weights));
     if input.weight_format.is_quantized() && input.method == Method::Qlora {
         terms.push(dequantization(&sheet));
         terms.push(qlora_overhead(&sheet));

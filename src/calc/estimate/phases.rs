@@ -62,7 +62,15 @@ pub(super) fn resident_centi(terms: &[Term]) -> u64 {
 }
 
 fn resident(terms: &[Term]) -> (u64, String) {
-    let keep = ["weights", "autocast", "adapter", "optimizer", "multi_node"];
+    let keep = [
+        "weights",
+        "autocast",
+        "adapter",
+        "optimizer",
+        "multi_node",
+        "reference",
+        "generator",
+    ];
     let parts: Vec<&Term> = terms.iter().filter(|t| keep.contains(&t.key)).collect();
     let centi = parts.iter().map(|t| t.centi_gb).sum();
     let text = parts

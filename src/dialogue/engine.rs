@@ -113,7 +113,7 @@ fn compose(
     }
     if a.unclear_answer {
         return Reply::info(
-            "I read that as a yes with an exception, but the exception names nothing that is waiting for your answer. Reply yes or no.",
+            "I read that as a yes for part of what is waiting, but the words name nothing that is waiting for your answer. Reply yes or no, or name what to stop (\"yes, only vllm\") or keep (\"yes, but not ollama\").",
         );
     }
     if let Some((action, ans)) = &a.approval {

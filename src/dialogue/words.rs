@@ -119,23 +119,26 @@ fn names(word: &str, pid: u64, kind: crate::readings::process::ProcessKind) -> b
         || kind.label().to_ascii_lowercase().contains(&w)
 }
 
-/// "yes, but not vllm": stop the rest, keep what the words name. Both
-/// halves are remembered as decisions.
+/// "yes, but not vllm": stop the rest, keep what the words name; "yes,
+/// stop the vllm one" (`keep_named` false): stop what they name, keep the
+/// rest. Both halves are remembered as decisions.
 fn partial_stop(
     session: &mut Session,
-    except: &[String],
+    named_words: &[String],
+    keep_named: bool,
     at: Timestamp,
     out: &mut Absorbed,
 ) -> bool {
     let Some(Action::Stop(list)) = session.pending.clone() else {
         return false;
     };
-    let (kept, stopped): (Vec<_>, Vec<_>) = list
-        .into_iter()
-        .partition(|(pid, kind)| except.iter().any(|w| names(w, *pid, *kind)));
-    if kept.is_empty() {
+    let named = |pid: u64, kind| named_words.iter().any(|w| names(w, pid, kind));
+    if !list.iter().any(|(pid, kind)| named(*pid, *kind)) {
         return false;
     }
+    let (kept, stopped): (Vec<_>, Vec<_>) = list
+        .into_iter()
+        .partition(|(pid, kind)| named(*pid, *kind) == keep_named);
     session.pending = None;
     session.decisions.push(Decision {
         action: Action::Stop(kept.clone()),
@@ -211,8 +214,14 @@ fn answer_pending(
         Approval::No => Answer::No,
         Approval::Yes => Answer::Yes,
         Approval::YesExcept(except) => {
-            if !partial_stop(session, except, at, out) {
+            if !partial_stop(session, except, true, at, out) {
                 // An exception that names nothing pending is no decision.
+                out.unclear_answer = true;
+            }
+            return;
+        }
+        Approval::YesOnly(only) => {
+            if !partial_stop(session, only, false, at, out) {
                 out.unclear_answer = true;
             }
             return;

@@ -50,6 +50,7 @@ const NO: &[&str] = &[
 const FILLER: &[&str] = &[
     "go", "ahead", "do", "it", "now", "please", "sure", "thanks", "that", "then", "stop", "them",
     "flush", "apply", "change", "let's", "lets", "with", "for", "give", "me", "the", "command",
+    "try", "proceed", "us", "run", "right", "away", "let", "s",
 ];
 
 /// Words that make a short answer a hedge, not a decision.
@@ -64,6 +65,9 @@ pub enum Approval {
     No,
     /// "yes, but not vllm": yes for everything except what these words name.
     YesExcept(Vec<String>),
+    /// "yes, stop the vllm one", "yes, only ollama": yes for what these
+    /// words name, no for the rest.
+    YesOnly(Vec<String>),
 }
 
 fn words(t: &str) -> Vec<String> {
@@ -129,8 +133,24 @@ pub fn approval(text: &str) -> Option<Approval> {
                 .or_else(|| rest.strip_prefix("not "))
                 .map(words)
                 .filter(|w| !w.is_empty());
+            // "stop the vllm one", "only ollama", "just the runner": the
+            // words left after the filler name what the yes is for.
+            let only = ["stop ", "only ", "just ", "kill "]
+                .iter()
+                .find_map(|p| rest.strip_prefix(p))
+                .map(|tail| {
+                    words(tail)
+                        .into_iter()
+                        .filter(|w| {
+                            !FILLER.contains(&w.as_str())
+                                && !["one", "ones", "server"].contains(&w.as_str())
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .filter(|w| !w.is_empty());
             match except {
                 Some(w) => Some(Approval::YesExcept(w)),
+                None if only.is_some() && !says_no_too => only.map(Approval::YesOnly),
                 None if says_no_too => None,
                 // "yes go ahead", "ok do it now" and similar.
                 None if words(&rest).iter().all(|w| {
@@ -156,7 +176,7 @@ pub fn approval(text: &str) -> Option<Approval> {
 pub fn answer(text: &str) -> Option<Answer> {
     approval(text).map(|a| match a {
         Approval::No => Answer::No,
-        Approval::Yes | Approval::YesExcept(_) => Answer::Yes,
+        Approval::Yes | Approval::YesExcept(_) | Approval::YesOnly(_) => Answer::Yes,
     })
 }
 
@@ -198,7 +218,17 @@ mod tests {
             Some(Approval::YesExcept(vec!["ollama".into()]))
         );
         assert_eq!(approval("yes go ahead"), Some(Approval::Yes));
+        assert_eq!(
+            approval("yes, stop the vllm one"),
+            Some(Approval::YesOnly(vec!["vllm".into()]))
+        );
+        assert_eq!(
+            approval("yes, only ollama"),
+            Some(Approval::YesOnly(vec!["ollama".into()]))
+        );
         for text in [
+            "yes, let's try that",
+            "yes, proceed",
             "yes go",
             "yeah, go ahead",
             "ok yes, stop it",

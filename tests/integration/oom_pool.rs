@@ -289,3 +289,40 @@ fn a_newer_listing_replaces_a_pending_stop_and_stray_lines_are_data() {
         out.stdout
     );
 }
+
+/// A yes that names what it is for stops only that and keeps the rest; a
+/// yes with words that only repeat the action is a yes.
+#[test]
+fn a_yes_for_part_of_a_stop_and_a_yes_in_more_words() {
+    let run = "LoRA on Qwen2.5 32B, bf16, batch 4, packing 8192";
+    let ps = fixture("ps-aux-spark-mixed.txt");
+    for (answer, stopped, kept) in [
+        (
+            "yes, stop the ollama one",
+            "sudo systemctl stop ollama",
+            "kill 412233",
+        ),
+        ("yes, only 415002", "kill 415002", "kill 412233"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Headroom::new(dir.path())
+            .stdin(&format!("{run}\n\n{ps}\n\n{answer}\n"))
+            .run()
+            .ok();
+        assert!(out.stdout.contains(stopped), "{answer}: {}", out.stdout);
+        assert!(!out.stdout.contains(kept), "{answer}: {}", out.stdout);
+        assert!(out.stdout.contains("Keeping"), "{answer}: {}", out.stdout);
+    }
+    for answer in ["yes, let's try that", "yes, proceed", "ok, go for it"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Headroom::new(dir.path())
+            .stdin(&format!("{run}\n\nOOM at step 10\n\n{answer}\n"))
+            .run()
+            .ok();
+        assert!(
+            out.stdout.contains("drop_caches`"),
+            "{answer}: {}",
+            out.stdout
+        );
+    }
+}

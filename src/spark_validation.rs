@@ -103,11 +103,7 @@ fn objective(kind: &str, reference: &str) -> Option<crate::calc::objective::Obje
     }
     Some(Objective::Preference {
         method: Preference::parse(kind)?,
-        reference: match reference {
-            "precomputed" => Reference::Precomputed,
-            "none" => Reference::None,
-            _ => Reference::Model,
-        },
+        reference: Reference::parse(reference).unwrap_or(Reference::Model),
     })
 }
 

@@ -102,6 +102,17 @@ impl Objective {
     }
 }
 
+impl Reference {
+    pub fn parse(s: &str) -> Option<Reference> {
+        match s.to_ascii_lowercase().as_str() {
+            "model" => Some(Reference::Model),
+            "precomputed" => Some(Reference::Precomputed),
+            "none" => Some(Reference::None),
+            _ => None,
+        }
+    }
+}
+
 impl Preference {
     pub fn parse(s: &str) -> Option<Preference> {
         match s.to_ascii_lowercase().as_str() {

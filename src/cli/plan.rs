@@ -210,14 +210,11 @@ fn objective_of(
     };
     let reference = match args.reference.as_deref() {
         None => None,
-        Some("model") => Some(Reference::Model),
-        Some("precomputed") => Some(Reference::Precomputed),
-        Some("none") => Some(Reference::None),
-        Some(other) => {
-            return Err(PlanError(format!(
-                "--reference {other}: expected model, precomputed or none"
-            )));
-        }
+        Some(s) => Some(Reference::parse(s).ok_or_else(|| {
+            PlanError(format!(
+                "--reference {s}: expected model, precomputed or none"
+            ))
+        })?),
     };
     if kind.eq_ignore_ascii_case("sft") {
         return Ok(Some(Objective::Sft));

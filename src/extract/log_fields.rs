@@ -307,25 +307,13 @@ pub fn text_fields(line: &str) -> Fields {
             [n, ..] => n.to_string(),
             [] => String::new(),
         };
-        // Try the longest key first: "iter time (s)" before "(s)".
-        for skip in 0..words.len().min(4) {
-            let k = words[skip..].join(" ");
-            if let Some(r) = role(&k) {
-                set(&mut f, r, &v);
-                break;
-            }
-        }
+        set_by_key_words(&mut f, &words, &v);
         rest = &rest[colon + 2..];
     }
     for segment in line.split([',', '\t', '|']) {
         if let Some(c) = KEY_VALUE.captures(segment) {
             let words: Vec<&str> = c[1].split_whitespace().collect();
-            for skip in 0..words.len().min(4) {
-                if let Some(r) = role(&words[skip..].join(" ")) {
-                    set(&mut f, r, &c[2]);
-                    break;
-                }
-            }
+            set_by_key_words(&mut f, &words, &c[2]);
         }
     }
     if f.step.is_none()
@@ -336,6 +324,17 @@ pub fn text_fields(line: &str) -> Fields {
     // A batch within an epoch is more specific than a bare "batch N".
     epoch_and_batch(line, &mut f);
     f
+}
+
+/// A key of a few words: the longest ending that names a role wins
+/// ("iter time (s)" before "(s)").
+fn set_by_key_words(f: &mut Fields, words: &[&str], value: &str) {
+    for skip in 0..words.len().min(4) {
+        if let Some(r) = role(&words[skip..].join(" ")) {
+            set(f, r, value);
+            return;
+        }
+    }
 }
 
 /// "Key value" and "Key value (average)" pairs between commas or tabs

@@ -15,10 +15,8 @@ use crate::llm::prompt::messages;
 use crate::llm::secrets;
 use crate::llm::template::{Template, fill, template};
 use crate::render::reply::{Part, Shown, joined};
-use regex::Regex;
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::LazyLock;
 use std::sync::atomic::AtomicBool;
 
 /// What the owner sees, and the record for the transcript.
@@ -183,9 +181,6 @@ fn templates(parts: &[Part]) -> (Vec<Template>, Vec<usize>) {
     (out, at)
 }
 
-static PASSAGE: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::re(r"(?m)^[ \t]*\[(\d+)\][ \t]*"));
-
 /// The model's numbered passages, each checked and filled, put back among
 /// the parts headroom renders itself.
 fn assemble(
@@ -205,7 +200,7 @@ fn assemble(
 /// Split the model's answer into its numbered passages, check each against
 /// its template, and fill it: every passage or none.
 pub fn checked_passages(answer: &str, templates: &[Template]) -> Result<Vec<String>, String> {
-    let marks: Vec<(usize, usize, usize)> = PASSAGE
+    let marks: Vec<(usize, usize, usize)> = crate::llm::template::PASSAGE
         .captures_iter(answer)
         .map(|c| {
             let m = c.get(0).expect("whole match");

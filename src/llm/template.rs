@@ -194,19 +194,21 @@ pub fn parse(text: &str) -> Template {
 /// The templates of a request's passage block (`[1] …`, `[2] …`), as a
 /// model received them. For scoring recorded attacks.
 pub fn passages_of(block: &str) -> Vec<Template> {
-    let starts: Vec<usize> = PASSAGE_START.find_iter(block).map(|m| m.start()).collect();
-    starts
+    let marks: Vec<regex::Match> = PASSAGE.find_iter(block).collect();
+    marks
         .iter()
         .enumerate()
-        .map(|(i, &s)| {
-            let end = starts.get(i + 1).copied().unwrap_or(block.len());
-            let text = block[s..end].trim();
-            parse(text.split_once("] ").map_or(text, |(_, t)| t))
+        .map(|(i, m)| {
+            let end = marks.get(i + 1).map_or(block.len(), |n| n.start());
+            parse(block[m.end()..end].trim())
         })
         .collect()
 }
 
-static PASSAGE_START: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?m)^\[\d+\] "));
+/// A passage's number at the start of its line, as `prompt::passages`
+/// writes it and a model's answer returns it.
+pub(crate) static PASSAGE: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?m)^[ \t]*\[(\d+)\][ \t]*"));
 
 /// `prose` as a template whose placeholders are numbered from `first`.
 pub fn template(prose: &str, first: usize) -> Template {

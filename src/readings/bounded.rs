@@ -42,6 +42,17 @@ impl Run {
         self.cap = or(self.cap, s.power_cap_flag);
     }
 
+    /// Fold a later run into this one.
+    fn absorb(&mut self, later: &Run) {
+        self.rows += later.rows;
+        for (s, o) in self.sums.iter_mut().zip(later.sums) {
+            s.0 += o.0;
+            s.1 += o.1;
+        }
+        self.thermal = or(self.thermal, later.thermal);
+        self.cap = or(self.cap, later.cap);
+    }
+
     fn sample(&self) -> ThermalSample {
         let mean = |i: usize| {
             let (sum, n) = self.sums[i];
@@ -104,13 +115,7 @@ impl Bounded {
             .map(|pair| {
                 let mut run = pair[0];
                 if let Some(b) = pair.get(1) {
-                    run.rows += b.rows;
-                    for (s, o) in run.sums.iter_mut().zip(b.sums) {
-                        s.0 += o.0;
-                        s.1 += o.1;
-                    }
-                    run.thermal = or(run.thermal, b.thermal);
-                    run.cap = or(run.cap, b.cap);
+                    run.absorb(b);
                 }
                 run
             })

@@ -252,24 +252,22 @@ impl Sheet<'_> {
 }
 
 pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
+    let tokens = input
+        .batch
+        .saturating_mul(input.pack)
+        .saturating_mul(input.objective.sequences_per_example());
     let sheet = Sheet {
         input,
         k,
         compute: dtype_figure(k, input.dtype).value,
         // Inputs are bounded (setup::MAX_BATCH, MAX_PACK); saturate anyway
         // so no input can wrap to a small, fitting number.
-        tokens: input
-            .batch
-            .saturating_mul(input.pack)
-            .saturating_mul(input.objective.sequences_per_example()),
+        tokens,
         logit_tokens: match input.objective {
             crate::calc::objective::Objective::Rl { completion, .. } => {
                 input.batch.saturating_mul(completion)
             }
-            _ => input
-                .batch
-                .saturating_mul(input.pack)
-                .saturating_mul(input.objective.sequences_per_example()),
+            _ => tokens,
         },
         trainable: trainable_params(input),
         shards: if input.sharding == Sharding::Fsdp {

@@ -17,7 +17,7 @@ use crate::extract::free::from_meminfo;
 use crate::extract::intent::Request;
 use crate::extract::oom::{Rung, StepResult};
 use crate::extract::reading::{ReadProblem, Reading, classify};
-use crate::extract::segment::{Source as SegmentSource, printed, segments, unwrap_carrier};
+use crate::extract::segment::{Source as SegmentSource, as_printed, laid_out, printed, segments};
 use crate::extract::slots::Found;
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
@@ -28,7 +28,7 @@ pub enum OomEvent {
     Opened,
     PhaseSet,
     Result(Rung, StepResult),
-    Jumped(Rung),
+    Jumped(Vec<Rung>),
     /// The owner answered whether they flushed before jumping ahead.
     DidFlush(bool),
     /// The owner gave facts the ladder was waiting for.
@@ -67,6 +67,10 @@ pub struct Absorbed {
     pub adopted: bool,
     /// "ok do that" with nothing to adopt.
     pub nothing_to_adopt: bool,
+    /// Thermal samples or a training log were pasted in this turn: a path
+    /// in the words around them names where they came from, not a file to
+    /// read as well.
+    pub pasted_data: bool,
     /// "no" to the what-if on the table: the run stays as it is.
     pub dropped_what_if: bool,
     /// Processes the owner kept out of a stop ("yes, but not vllm").
@@ -121,6 +125,27 @@ pub struct Absorbed {
 
 impl Absorbed {
     /// Did a paste in this turn give a reading?
+    /// The knowledge topics a paste read in this turn answers better than
+    /// the stock explainer: "what's using my memory?" over a `ps aux` is
+    /// answered by the listing.
+    pub fn topics_pastes_answer(&self) -> Vec<&'static str> {
+        let mut covered = Vec::new();
+        let free = self
+            .updates
+            .iter()
+            .any(|u| u.slot == crate::dialogue::facts::SlotName::Free);
+        if self.procs || self.ollama || free {
+            covered.push("low_available");
+        }
+        if free {
+            covered.push("page_cache");
+        }
+        if self.thermal {
+            covered.push("thermal_sampling");
+        }
+        covered
+    }
+
     pub fn read_a_paste(&self) -> bool {
         self.procs
             || self.ollama
@@ -223,17 +248,18 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
     };
     let segs = segments(text);
     if segs.len() == 1 {
-        match classify(&unwrap_carrier(text)) {
+        let shown = as_printed(text);
+        match classify(&shown) {
             // Lines a program printed that no reader knows are data, never
             // the owner's words: nothing in them may set the run.
-            Ok(Reading::Words) if printed(text) => unread(text, &mut out),
+            Ok(Reading::Words) if printed(text) || laid_out(text) => unread(text, &mut out),
             // A path inside lines a program printed is never a file to open.
             Ok(Reading::Paths(_))
                 if segs[0].source == SegmentSource::Paste && text.trim().lines().count() >= 2 =>
             {
                 unread(text, &mut out)
             }
-            Ok(reading) => absorb_reading(session, reading, text, at, k, &mut out),
+            Ok(reading) => absorb_reading(session, reading, &shown, at, k, &mut out),
             Err(problem) => {
                 out.problem = Some(problem);
                 session.topic = Some(Topic::Unread);
@@ -245,12 +271,15 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
         for seg in &segs {
             match seg.source {
                 SegmentSource::Prose => prose.push(&seg.text),
-                SegmentSource::Paste => match classify(&unwrap_carrier(&seg.text)) {
-                    // A path inside a paste is never a file to open.
-                    Ok(Reading::Words | Reading::Paths(_)) => unread(&seg.text, &mut out),
-                    Ok(reading) => absorb_reading(session, reading, &seg.text, at, k, &mut out),
-                    Err(problem) => out.paste_problems.push(problem),
-                },
+                SegmentSource::Paste => {
+                    let shown = as_printed(&seg.text);
+                    match classify(&shown) {
+                        // A path inside a paste is never a file to open.
+                        Ok(Reading::Words | Reading::Paths(_)) => unread(&seg.text, &mut out),
+                        Ok(reading) => absorb_reading(session, reading, &shown, at, k, &mut out),
+                        Err(problem) => out.paste_problems.push(problem),
+                    }
+                }
             }
         }
         out.mixed = true;
@@ -351,6 +380,7 @@ fn absorb_reading(
                 at,
             });
             out.thermal = true;
+            out.pasted_data = true;
         }
         Reading::Paths(paths) => {
             for path in paths {

@@ -13,7 +13,7 @@ use crate::dialogue::ladder::Action;
 use crate::dialogue::oom_turn::{applied, next_question, oom_blocks};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
 use crate::dialogue::pool_turn::{pool_blocks, stop_instructions};
-use crate::dialogue::questions::answer_texts;
+use crate::dialogue::questions::answer_texts_except;
 use crate::dialogue::session::Session;
 use crate::dialogue::thermal_turn::{Files, NoFiles, thermal_blocks};
 use crate::dialogue::whatif::{change_block, what_if_block};
@@ -270,15 +270,21 @@ fn compose(
         })
     });
     // "What's using my memory?" above a `ps aux` is answered by reading
-    // the paste, not by the stock explainer.
-    let paste_answers = a.mixed && a.read_a_paste();
+    // the paste, not by the stock explainer; a question the paste does not
+    // answer ("power is stuck at 96W, is that a misconfig?") still is.
+    let covered = if a.mixed {
+        a.topics_pastes_answer()
+    } else {
+        Vec::new()
+    };
     if let Some(words) = &a.words
         && share.is_none()
-        && !paste_answers
         && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
     {
-        for text in answer_texts(words, k) {
-            reply.push(Block::Text(text));
+        for text in answer_texts_except(words, k, &covered) {
+            if !reply.blocks.iter().any(|b| b == &Block::Text(text.clone())) {
+                reply.push(Block::Text(text));
+            }
         }
     }
     if let Some(words) = &a.words
@@ -494,10 +500,18 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
     match (action, ans) {
         (Action::Rung(rung), Answer::Yes) => {
             let (text, commands) = applied(*rung, &session.facts, k);
-            Reply {
+            let mut reply = Reply {
                 commands,
                 ..Reply::info(text)
+            };
+            // The job changed: show what it now needs, so the restart is
+            // judged against the new figure.
+            if *rung != crate::extract::oom::Rung::Flush
+                && let Some(line) = crate::dialogue::oom_turn::changed_run_line(session, k)
+            {
+                reply = reply.then(line);
             }
+            reply
         }
         (Action::Rung(rung), Answer::No) => {
             let mut reply = Reply::info(format!(

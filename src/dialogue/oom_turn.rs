@@ -277,6 +277,19 @@ pub fn load_note(session: &Session, k: &Knowledge) -> Option<String> {
 
 /// The plan's own figure for the run as it is, for context on the ladder.
 fn plan_line(session: &Session, k: &Knowledge) -> Option<String> {
+    plan_figure(
+        session,
+        k,
+        "For context, the estimator's figure for this run as planned,",
+    )
+}
+
+/// The run as planned once an approved step changed it.
+pub fn changed_run_line(session: &Session, k: &Knowledge) -> Option<String> {
+    plan_figure(session, k, "Now planned:")
+}
+
+fn plan_figure(session: &Session, k: &Knowledge, lead: &str) -> Option<String> {
     let (plan, _) = build_plan(&session.facts, k)?;
     let f = &session.facts;
     let assumed: Vec<&str> = [
@@ -293,7 +306,7 @@ fn plan_line(session: &Session, k: &Knowledge) -> Option<String> {
         format!("; {} assumed until you tell me yours", assumed.join(", "))
     };
     Some(format!(
-        "For context, the estimator's figure for this run as planned, {}{assumed}: peak {} GB ({} binds) against the {} GB budget{}: {}.",
+        "{lead} {}{assumed}: peak {} GB ({} binds) against the {} GB budget{}: {}.",
         crate::dialogue::whatif::summary(&plan).title,
         show_centi(plan.estimate.total_centi_gb),
         plan.estimate.binding.label(),
@@ -379,7 +392,15 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
             "{}: done, and the OOM is gone. The ladder is closed; tell me if it comes back.",
             crate::text::capitalised(rung.label())
         )),
-        OomEvent::Jumped(rung) => push(format!("Noted: you already did {}.", rung.label())),
+        OomEvent::Jumped(rungs) => push(format!(
+            "Noted: you already did {}.",
+            crate::text::join_and(
+                &rungs
+                    .iter()
+                    .map(|r| r.label().to_string())
+                    .collect::<Vec<_>>()
+            )
+        )),
         OomEvent::DidFlush(true) => {
             push("Noted: you flushed the page cache between runs (step 1).".into())
         }
@@ -388,16 +409,18 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
         }
         OomEvent::FactsGiven | OomEvent::Asked => {}
     }
-    if matches!(event, OomEvent::Opened | OomEvent::PhaseSet)
-        && let Some(note) = load_note(session, k)
-    {
-        push(note);
-        if session
+    if matches!(event, OomEvent::Opened | OomEvent::PhaseSet) {
+        if let Some(note) = load_note(session, k) {
+            push(note);
+        }
+        // A QLoRA OOM, at load or mid-step, is where an owner concludes
+        // "the model does not fit": the dequantization buffers say why not.
+        let qlora = session
             .facts
             .method
             .as_ref()
-            .is_some_and(|m| m.value == Method::Qlora)
-        {
+            .is_some_and(|m| m.value == Method::Qlora);
+        if qlora && matches!(event, OomEvent::Opened) {
             push(DEQUANT.to_string());
         }
     }

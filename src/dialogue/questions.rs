@@ -16,8 +16,14 @@ pub fn matching<'k>(text: &str, k: &'k Knowledge) -> Vec<&'k DomainAnswer> {
 
 /// One paragraph per matching row, cited.
 pub fn answer_texts(text: &str, k: &Knowledge) -> Vec<String> {
+    answer_texts_except(text, k, &[])
+}
+
+/// The same, leaving out the topics a paste in the turn already answers.
+pub fn answer_texts_except(text: &str, k: &Knowledge, covered: &[&str]) -> Vec<String> {
     matching(text, k)
         .into_iter()
+        .filter(|a| !covered.contains(&a.topic.as_str()))
         .map(|a| {
             format!(
                 "{} [knowledge/questions.md row {}: {}]",

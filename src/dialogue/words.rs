@@ -11,8 +11,8 @@ use crate::dialogue::session::Session;
 use crate::dialogue::thermal_turn::{Source, mentions_thermal};
 use crate::extract::approval::{Answer, Approval};
 use crate::extract::intent::{Intent, Request, request, sentences, short_answer};
-use crate::extract::oom::{Rung, already_did, oom_report, phase_answer, step_result};
-use crate::extract::paths::paths_in;
+use crate::extract::oom::{Rung, oom_report, phase_answer, step_result, steps_taken};
+use crate::extract::paths::files_named;
 use crate::extract::slots::{Found, Slot, extract};
 use crate::extract::when::{date_time_in, mentions_start};
 use crate::knowledge::Knowledge;
@@ -282,9 +282,14 @@ fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abso
         out.oom = Some(OomEvent::PhaseSet);
         return true;
     }
-    if let Some(rung) = already_did(text) {
-        record_jump(session, rung, text, at);
-        out.oom = Some(OomEvent::Jumped(rung));
+    let taken = steps_taken(text);
+    for (rung, said) in &taken {
+        record_jump(session, *rung, said, at);
+    }
+    if !taken.is_empty() {
+        out.oom = Some(OomEvent::Jumped(
+            taken.into_iter().map(|(r, _)| r).collect(),
+        ));
         return true;
     }
     false
@@ -308,6 +313,14 @@ pub fn absorb_words(
     }
     out.request = request(text);
     match out.request {
+        // "ok, go with that" with no what-if on the table but a step or a
+        // stop waiting for an answer is that answer.
+        Some(Request::Adopt)
+            if !out.mixed && session.what_if.is_none() && session.pending.is_some() =>
+        {
+            answer_pending(session, Approval::Yes, at, k, out);
+            return;
+        }
         Some(Request::Adopt) => {
             adopt(session, at, out);
             return;
@@ -344,15 +357,11 @@ pub fn absorb_words(
     }
     // "OOM at step 212 … already dropped caches before launching": the
     // report and a step already taken, in one turn.
-    if matches!(out.oom, Some(OomEvent::Opened))
-        && let Some(rung) = already_did(text)
-    {
-        // Quote the sentence that says it, not the whole report.
-        let said = sentences(text)
-            .into_iter()
-            .find(|s| already_did(&s.text).is_some())
-            .map_or_else(|| text.to_string(), |s| s.text);
-        record_jump(session, rung, &said, at);
+    if matches!(out.oom, Some(OomEvent::Opened)) {
+        // Each step is quoted by the clause that says it, not the report.
+        for (rung, said) in steps_taken(text) {
+            record_jump(session, rung, &said, at);
+        }
     }
 
     // Slots, sentence by sentence: statements change the run; questions and
@@ -505,9 +514,21 @@ static MEMORY_TALK: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A change asked for the sake of speed ("should I drop the batch … or
+/// switch to fp16 to get the speed back?"): its purpose is named.
+static FOR_SPEED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:to|for)\s+(?:get|gain|recover|regain|win|bring|make)?\s*(?:the\s+|my\s+|some\s+)?(?:speed|throughput|it/s|performance|tokens/s)\b|\bspeed\s+(?:it\s+|things\s+)?up\b|\bgo\s+faster\b",
+    )
+});
+static MEMORY_CORE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(r"(?i)\b(?:fit|fits|memory|oom|budget|room|gb|gib|headroom|peak)\b")
+});
+
 /// A question about quality, speed or meaning, not about memory.
 fn not_about_memory(sentence: &str) -> bool {
     QUALITY_OR_SPEED.is_match(sentence) && !MEMORY_TALK.is_match(sentence)
+        || FOR_SPEED.is_match(sentence) && !MEMORY_CORE.is_match(sentence)
 }
 
 fn same_kind(a: &Slot, b: &Slot) -> bool {
@@ -571,7 +592,12 @@ fn log_tz_in(text: &str) -> Option<(f64, String)> {
 
 /// Paths, a start time, or a thermal question in the owner's words.
 fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Absorbed) {
-    for path in paths_in(text) {
+    let named = if out.pasted_data {
+        Vec::new()
+    } else {
+        files_named(text)
+    };
+    for path in named {
         session.data_sources.push(Known {
             value: Source::File(path.clone()),
             words: path,
@@ -610,6 +636,23 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_asked_for_speed_is_not_about_memory() {
+        for q in [
+            "should I drop the batch from 8 to 4 or switch to fp16 to get the speed back?",
+            "would bf16 instead of fp32 speed it up?",
+            "should i use batch 16 for throughput?",
+        ] {
+            assert!(not_about_memory(q), "{q}");
+        }
+        for q in [
+            "should I drop the batch to 4 so it fits?",
+            "would batch 16 still fit in memory?",
+        ] {
+            assert!(!not_about_memory(q), "{q}");
+        }
+    }
 
     #[test]
     fn a_server_that_failed_is_not_the_training() {

@@ -245,7 +245,7 @@ fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
 /// `[11/29/26 09:02:13]`, and without a year detectron2's `[11/29 09:02:13]`
 /// and absl's `I1129 09:02:13.164060` (glog's prefix).
 pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
-    if let Some(s) = glog_prefix(line) {
+    if let Some(s) = glog_prefix(line).or_else(|| syslog_prefix(line)) {
         return Some(s);
     }
     for (i, _) in line
@@ -267,6 +267,34 @@ fn glog_prefix(line: &[u8]) -> Option<Stamp> {
     }
     let (mo, d) = (digits(&line[1..3])?, digits(&line[3..5])?);
     let (h, mi, sec, _) = clock(&line[6..])?;
+    Some(Stamp {
+        t: civil(YEARLESS, mo, d, h, mi, sec)?,
+        utc: false,
+        zoned: false,
+        yearless: true,
+    })
+}
+
+const MONTHS: [&[u8; 3]; 12] = [
+    b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
+];
+
+/// syslog, journald and moreutils `ts`: `Nov 24 09:01:12` (or `Nov  4`)
+/// at the start of the line, no year.
+fn syslog_prefix(line: &[u8]) -> Option<Stamp> {
+    let line = line.strip_prefix(b"[").unwrap_or(line);
+    if line.len() < 15 || line[3] != b' ' {
+        return None;
+    }
+    let mo = MONTHS.iter().position(|m| line[..3] == m[..])? as i64 + 1;
+    let rest = &line[4..];
+    let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=2).contains(&n) || rest.get(n) != Some(&b' ') {
+        return None;
+    }
+    let d = digits(&rest[..n])?;
+    let (h, mi, sec, _) = clock(&rest[n + 1..])?;
     Some(Stamp {
         t: civil(YEARLESS, mo, d, h, mi, sec)?,
         utc: false,
@@ -526,6 +554,15 @@ mod tests {
         let s = find_stamp(b"[11/29 09:02:13] d2.engine.train_loop INFO: x").unwrap();
         assert_eq!(s.t, civil(YEARLESS, 11, 29, 9, 2, 13.0).unwrap());
         assert!(s.yearless);
+        // moreutils `ts` and syslog prefixes.
+        let s =
+            find_stamp(b"Nov 24 09:01:12   1%|          | 114/11250 [01:00<1:37:12,  1.91it/s]")
+                .unwrap();
+        assert_eq!(s.t, civil(YEARLESS, 11, 24, 9, 1, 12.0).unwrap());
+        assert!(s.yearless);
+        let s = find_stamp(b"Dec  3 23:59:01 spark python[4242]: step 10").unwrap();
+        assert_eq!(s.t, civil(YEARLESS, 12, 3, 23, 59, 1.0).unwrap());
+        assert!(find_stamp(b"Novel 24 09:01:12 x").is_none());
         let s =
             find_stamp(b"I1129 09:05:49.061775 140353126233152 metric_logger.py:230] x").unwrap();
         assert!(s.yearless);

@@ -187,28 +187,74 @@ pub fn step_result(text: &str) -> Option<StepResult> {
     }
 }
 
-static ALREADY: LazyLock<Regex> = LazyLock::new(|| {
+/// A verb that reports a change already made ("cut", "flushed", "did").
+static DONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:already|i'?ve|i have|i|did)\s+(?:already\s+)?(halved|reduced|lowered|dropped|cut|shortened|flushed|dropped the caches|switched|moved|changed|the flush|a flush|ran drop_caches)\b(.*)",
+        r"(?i)\b(?:did|done|ran|flushed|halved|reduced|lowered|dropped|cut|shortened|switched|moved|changed|tried|went down|brought)\b",
     )
 });
+/// A clause that says the change was not made, or asks about it.
+static NOT_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:not|never|didn'?t|haven'?t|hasn'?t|won'?t|can'?t|should|shall|could|would|whether)\b|^\s*(?:do|can|if|what if)\b",
+    )
+});
+static FLUSH_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)flush|drop_caches|drop(?:ped)? (?:the )?caches?|page cache|echo 3"));
+static BATCH_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bbatch|\bbs\b|micro_batch|per_device_train_batch_size|\bmbs\b"));
+static PACKING_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bpack|\bseq|max_seq_length|sequence_len|max_length|cutoff_len|\bcontext\b|\bctx\b")
+});
+static METHOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bswitched\b.*\blora\b|\bbf16 lora\b|\bfrom qlora\b|\bqlora\b.*\bto\b.*\blora\b")
+});
 
-/// A rung the owner says they already took ("I already halved the batch").
-pub fn already_did(text: &str) -> Option<Rung> {
-    let c = ALREADY.captures(text)?;
-    let verb = c[1].to_ascii_lowercase();
-    let rest = c[2].to_ascii_lowercase();
-    if verb.contains("flush") || verb.contains("drop_caches") || rest.contains("cache") {
-        Some(Rung::Flush)
-    } else if rest.contains("batch") {
-        Some(Rung::Batch)
-    } else if rest.contains("pack") || rest.contains("seq") || rest.contains("context") {
-        Some(Rung::Packing)
-    } else if rest.contains("lora") || rest.contains("bf16") || verb == "switched" {
-        Some(Rung::Method)
-    } else {
-        None
+/// The clauses of a message: sentences, and the parts joined by "then".
+fn clauses(text: &str) -> Vec<&str> {
+    static SPLIT: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)[.;!\n]+\s+|[.;!]+$|,?\s+(?:and\s+)?then\s+"));
+    SPLIT
+        .split(text)
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// Every rung the owner says they already took, each with the clause that
+/// says it ("I ALREADY did sync + echo 3 > …drop_caches. Then I cut
+/// max_seq_length to 2048 and batch to 1" → flush, packing, batch). A
+/// question or a negation ("should I cut the batch?", "didn't flush") is
+/// not a step taken.
+pub fn steps_taken(text: &str) -> Vec<(Rung, String)> {
+    let mut out: Vec<(Rung, String)> = Vec::new();
+    for clause in clauses(text) {
+        if clause.ends_with('?') || !DONE.is_match(clause) {
+            continue;
+        }
+        // The negation must come before the verb: "cut the batch, not the
+        // packing" still cut the batch.
+        let verb_at = DONE.find(clause).map_or(0, |m| m.start());
+        if NOT_DONE.find(clause).is_some_and(|m| m.start() <= verb_at) {
+            continue;
+        }
+        for (rung, words) in [
+            (Rung::Flush, &*FLUSH_WORDS),
+            (Rung::Packing, &*PACKING_WORDS),
+            (Rung::Batch, &*BATCH_WORDS),
+            (Rung::Method, &*METHOD_WORDS),
+        ] {
+            if words.is_match(clause) && !out.iter().any(|(r, _)| *r == rung) {
+                out.push((rung, clause.to_string()));
+            }
+        }
     }
+    out
+}
+
+/// The first rung the owner says they already took.
+pub fn already_did(text: &str) -> Option<Rung> {
+    steps_taken(text).first().map(|(r, _)| *r)
 }
 
 #[cfg(test)]
@@ -267,6 +313,26 @@ mod tests {
             Some(Rung::Packing)
         );
         assert_eq!(already_did("I flushed the caches"), Some(Rung::Flush));
+        let taken: Vec<Rung> = steps_taken(
+            "Ok. To be clear, I ALREADY did sync + echo 3 > /proc/sys/vm/drop_caches as root before that launch, and it still OOMed. Then I cut max_seq_length to 2048 and batch to 1 and it still OOMs at step 1",
+        )
+        .into_iter()
+        .map(|(r, _)| r)
+        .collect();
+        assert_eq!(taken, vec![Rung::Flush, Rung::Packing, Rung::Batch]);
+        assert_eq!(
+            steps_taken("dropped caches, lowered bs to 1, went from qlora to bf16 lora").len(),
+            3
+        );
+        for not_taken in [
+            "should I cut the batch?",
+            "I didn't flush the cache",
+            "I haven't changed the packing",
+            "what if I halve the batch",
+            "batch 4, packing 2048",
+        ] {
+            assert!(steps_taken(not_taken).is_empty(), "{not_taken}");
+        }
         assert_eq!(
             phase_answer("mid-step, around step 340"),
             Some(Phase::MidStep)

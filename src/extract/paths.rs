@@ -42,6 +42,28 @@ pub fn paths_in(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Kernel and device trees: a sentence names them for a command ("echo 3 >
+/// /proc/sys/vm/drop_caches"), never as a file to read here.
+const SYSTEM_TREES: [&str; 4] = ["/proc/", "/sys/", "/dev/", "/run/"];
+
+/// The paths in the owner's sentence that name a file for headroom to read:
+/// a log or data file by its extension, or every path when the turn is only
+/// paths. A program (`/usr/local/bin/python`), a kernel knob or a device
+/// named in passing is not one.
+pub fn files_named(text: &str) -> Vec<String> {
+    let whole = only_paths(text);
+    paths_in(text)
+        .into_iter()
+        .filter(|p| !SYSTEM_TREES.iter().any(|t| p.starts_with(t)))
+        .filter(|p| {
+            whole || {
+                let lower = p.to_ascii_lowercase();
+                EXTENSIONS.iter().any(|e| lower.ends_with(e))
+            }
+        })
+        .collect()
+}
+
 /// True when the turn is paths and nothing else worth reading.
 pub fn only_paths(text: &str) -> bool {
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -97,6 +119,22 @@ mod tests {
         ] {
             assert!(!is_path(p), "{p}");
         }
+    }
+
+    #[test]
+    fn files_named_in_a_sentence() {
+        assert!(
+            files_named("I already did sync + echo 3 > /proc/sys/vm/drop_caches as root")
+                .is_empty()
+        );
+        assert!(files_named("it runs /usr/local/bin/python from the venv").is_empty());
+        assert!(files_named("the sampler wrote to /dev/shm/t.csv").is_empty());
+        assert_eq!(
+            files_named("the log is at ~/runs/sft/train.log and samples in thermal.csv"),
+            vec!["~/runs/sft/train.log", "thermal.csv"]
+        );
+        // A turn that is only a path is a file to read, extension or not.
+        assert_eq!(files_named("/home/me/runs/out"), vec!["/home/me/runs/out"]);
     }
 
     #[test]

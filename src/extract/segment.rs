@@ -132,7 +132,10 @@ fn shape(line: &str) -> Shape {
     {
         return Shape::Voiced;
     }
-    if LAYOUT.is_match(t) || EMITTED.is_match(t) || PAIR.is_match(t) {
+    if LAYOUT.is_match(t) || EMITTED.is_match(t) {
+        return Shape::Data;
+    }
+    if PAIR.is_match(t) && !is_sentence_with_pairs(&words, wordy) {
         return Shape::Data;
     }
     if words.len() < 2 {
@@ -144,6 +147,22 @@ fn shape(line: &str) -> Shape {
         return Shape::Data;
     }
     if voiced { Shape::Voiced } else { Shape::Words }
+}
+
+/// A sentence that quotes a few settings ("LoRA r=16 on gemma-3-27b, bf16,
+/// per_device_train_batch_size=1. It loaded fine, then died:"): mostly
+/// words, the pairs a small share. A log's key=value line is mostly pairs,
+/// and a logfmt message's words sit inside quotes.
+fn is_sentence_with_pairs(words: &[&str], wordy: usize) -> bool {
+    let pairs = words
+        .iter()
+        .filter(|w| {
+            let w = w.trim_end_matches([',', ';', '.']);
+            w.contains('=') || w.ends_with(':') && w.len() > 1
+        })
+        .count();
+    let quoted = words.iter().any(|w| w.contains('"'));
+    !quoted && words.len() >= 10 && wordy * 2 >= words.len() && pairs * 4 <= words.len()
 }
 
 /// `**free -h**`, `### nvidia-smi`, a fence: a label, not a sentence.
@@ -161,7 +180,7 @@ static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     // A bare `#` is also a comment or a column header (`# gpu pwr gtemp`),
     // so it is a root prompt only before a command.
     crate::extract::re(
-        r"^(?:\([\w.-]+\)\s+)?(?:\S+@\S+?(?::\S*)?\s*[\$\#]\s+\S|\$\s+\S|\#\s+(?:sudo\s+)?(?:nvidia-smi|free|ps|cat|top|htop|ollama|vllm|python3?|pip|docker|journalctl|dmesg|e?grep|pgrep|tail|head|uname|df|echo|watch|nvtop|torchrun|accelerate|deepspeed)\b)",
+        r"^(?:\([\w.-]+\)\s+)?(?:\S+@\S+?(?::\S*)?(?:\s+\([^)\s]*\))?\s*[\$\#]\s+\S|\$\s+\S|\#\s+(?:sudo\s+)?(?:nvidia-smi|free|ps|cat|top|htop|ollama|vllm|python3?|pip|docker|journalctl|dmesg|e?grep|pgrep|tail|head|uname|df|echo|watch|nvtop|torchrun|accelerate|deepspeed)\b)",
     )
 });
 
@@ -182,6 +201,16 @@ pub fn segments(text: &str) -> Vec<Segment> {
             shapes.push(Shape::Data);
         } else {
             shapes.push(shape(line));
+        }
+    }
+    // A CSV header reads like words ("timestamp, temperature.gpu, power.draw
+    // [W]"); the rows of its width under it say it is theirs.
+    for i in 0..lines.len().saturating_sub(2) {
+        if let Some(w) = csv_width(lines[i])
+            && shapes[i] != Shape::Data
+            && (i + 1..i + 3).all(|j| shapes[j] == Shape::Data && csv_width(lines[j]) == Some(w))
+        {
+            shapes[i] = Shape::Data;
         }
     }
     if !shapes.contains(&Shape::Data) {
@@ -261,11 +290,79 @@ pub fn segments(text: &str) -> Vec<Segment> {
             _ => merged.push(seg),
         }
     }
-    let out = merged;
+    // Two outputs pasted one under the other with no prompt between them
+    // (sampler CSV rows, then trainer lines): each is its own paste.
+    let out: Vec<Segment> = merged
+        .into_iter()
+        .flat_map(|seg| match seg.source {
+            Source::Paste => split_csv_runs(&seg.text)
+                .into_iter()
+                .map(|text| Segment {
+                    source: Source::Paste,
+                    text,
+                })
+                .collect(),
+            Source::Prose => vec![seg],
+        })
+        .collect();
     if out.len() <= 1 {
         return whole(text);
     }
     out
+}
+
+/// The fields of a CSV line, when it is one: two or more commas and no
+/// aligned columns.
+fn csv_width(line: &str) -> Option<usize> {
+    let t = line.trim();
+    let commas = t.matches(',').count();
+    // Python reprs (`Linear(in_features=3584, out_features=512, bias=True)`)
+    // and dicts have commas too.
+    let dict_or_table = t.starts_with(['{', '[', '|', '+', '(']) || t.contains(['|', '=']);
+    let aligned = t.split(',').any(|f| f.trim().contains("  "));
+    (commas >= 2 && !dict_or_table && !aligned).then_some(commas)
+}
+
+/// A paste that holds a CSV block (three or more lines of the same width)
+/// and other lines around it, cut into the block and the rest.
+fn split_csv_runs(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let widths: Vec<Option<usize>> = lines.iter().map(|l| csv_width(l)).collect();
+    let mut start = 0;
+    while start < lines.len() {
+        let Some(w) = widths[start] else {
+            start += 1;
+            continue;
+        };
+        let end = (start..lines.len())
+            .find(|&i| widths[i] != Some(w))
+            .unwrap_or(lines.len());
+        let others = lines[..start]
+            .iter()
+            .chain(&lines[end..])
+            .filter(|l| !l.trim().is_empty())
+            .count();
+        // Cut only when what is left around the block is itself output a
+        // reader knows (a training log under the samples); a command line
+        // and `time`'s summary around a CSV stay with it.
+        let readable = |part: &[&str]| {
+            part.iter().any(|l| !l.trim().is_empty())
+                && crate::extract::reading::kind_of(&part.join("\n")) != "your words"
+        };
+        let (before, after) = (readable(&lines[..start]), readable(&lines[end..]));
+        if end - start >= 3 && others >= 2 && (before || after) {
+            // What no reader knows stays with the block beside it.
+            let cut_at = if before { start } else { 0 };
+            let cut_end = if after { end } else { lines.len() };
+            return [&lines[..cut_at], &lines[cut_at..cut_end], &lines[cut_end..]]
+                .into_iter()
+                .filter(|part| part.iter().any(|l| !l.trim().is_empty()))
+                .map(|part| part.join("\n"))
+                .collect();
+        }
+        start = end;
+    }
+    vec![text.to_string()]
 }
 
 fn push_lines(buf: &mut String, lines: &[&str]) {
@@ -287,6 +384,24 @@ fn whole(text: &str) -> Vec<Segment> {
     }]
 }
 
+/// Is every line of this text laid out the way programs print (indented,
+/// columns, stamps, pairs), none of it a sentence, over three lines or
+/// more? A module tree from `print(model)` is; "qwen 7b lora / batch 4" is
+/// not.
+pub fn laid_out(text: &str) -> bool {
+    let shapes: Vec<Shape> = text.lines().map(shape).collect();
+    shapes.iter().filter(|s| **s == Shape::Data).count() >= 3
+        && !shapes
+            .iter()
+            .any(|s| matches!(s, Shape::Voiced | Shape::Words))
+        // A config (JSON, YAML, `Qwen2Config {…}`) is keys and values: the
+        // slot reader knows its keys.
+        && !text.lines().any(|l| CONFIG_KEY.is_match(l))
+}
+
+static CONFIG_KEY: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r#"^\s*"?[A-Za-z_][\w.-]*"?\s*[:=]\s*\S"#));
+
 /// Is this text, as a whole, what a program printed (several lines, most of
 /// them stamped, prefixed, tabulated or a traceback)? Config pairs alone
 /// are not: "lora_r: 16" typed on two lines is still a setting.
@@ -298,6 +413,28 @@ pub fn printed(text: &str) -> bool {
         .count();
     let prompted = lines.first().is_some_and(|l| PROMPT.is_match(l));
     lines.len() >= 2 && (prompted || hits * 2 >= lines.len())
+}
+
+/// The paste as the program printed it: the carrier's prefixes off, and
+/// the shell prompts that typed the command (`$ ps aux | grep …`,
+/// `dev@spark:~$ free -g`) dropped, so the reader sees only output, and a
+/// grep pattern on the command line is never read as the run's.
+pub fn as_printed(text: &str) -> std::borrow::Cow<'_, str> {
+    let unwrapped = unwrap_carrier(text);
+    let prompts = unwrapped
+        .lines()
+        .filter(|l| PROMPT.is_match(l) || PROMPT_ONLY.is_match(l.trim()))
+        .count();
+    let lines = unwrapped.lines().filter(|l| !l.trim().is_empty()).count();
+    if prompts == 0 || prompts >= lines {
+        return unwrapped;
+    }
+    unwrapped
+        .lines()
+        .filter(|l| !(PROMPT.is_match(l) || PROMPT_ONLY.is_match(l.trim())))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
 }
 
 /// Prefixes a carrier adds to every line: journald (`May 19 08:08:41 host
@@ -375,6 +512,48 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_quoting_settings_then_a_traceback() {
+        let t = "TRL SFTTrainer, LoRA r=16 on google/gemma-3-27b-it, bf16, per_device_train_batch_size=1, max_seq_length=4096. It loaded fine, ran 40 steps, then died in the backward pass:\nTraceback (most recent call last):\n  File \"train.py\", line 10, in <module>\ntorch.OutOfMemoryError: CUDA out of memory.";
+        let k = kinds(t);
+        assert_eq!(k.len(), 2, "{k:?}");
+        assert_eq!(k[0].0, Source::Prose);
+        let t = "axolotl run, lora_r=32 lora_alpha=16 on mistral 7b and micro_batch_size=2, sequence_len 4096, crashed after the eval with this:\nTraceback (most recent call last):\ntorch.OutOfMemoryError: CUDA out of memory.";
+        assert_eq!(kinds(t)[0].0, Source::Prose, "{:?}", kinds(t));
+        // A log's fields stay a paste, and so does logfmt with a message.
+        assert_eq!(
+            shape("step=10 loss=2.34 lr=0.0002 grad_norm=0.9 tokens=4096"),
+            Shape::Data
+        );
+        assert_eq!(
+            shape(
+                "time=2025-05-19 level=INFO source=server.go msg=\"model loaded into memory after some seconds of waiting\""
+            ),
+            Shape::Data
+        );
+    }
+
+    #[test]
+    fn csv_rows_and_log_lines_in_one_paste_are_two_pastes() {
+        let t = "here it is:\ntimestamp,gpu_temp_c,power_w,gpu_clock_mhz\n2025-11-24T09:01:00Z,58,95.7,2418\n2025-11-24T09:20:00Z,64,96.1,2418\n2025-11-24T09:40:00Z,69,96.3,2418\nNov 24 09:01:12   1%|          | 114/11250 [01:00<1:37:12,  1.91it/s]\nNov 24 10:00:09  11%|█         | 1227/11250 [10:46<1:27:35,  1.91it/s]";
+        let k = kinds(t);
+        assert_eq!(k.len(), 3, "{k:?}");
+        assert_eq!(
+            k[1],
+            (
+                Source::Paste,
+                "timestamp,gpu_temp_c,power_w,gpu_clock_mhz".into()
+            )
+        );
+        assert!(k[2].1.starts_with("Nov 24 09:01:12"), "{k:?}");
+        // A CSV alone, or with one stray line, stays whole.
+        let csv = "timestamp, temperature.gpu, power.draw [W]\n2025/11/24 09:01:00.000, 58, 95.70 W\n2025/11/24 09:01:30.000, 59, 95.90 W\n2025/11/24 09:02:00.000, 60, 96.00 W";
+        assert_eq!(segments(csv).len(), 1);
+        // Log lines with commas in their messages are not a CSV block.
+        let log = "{'loss': 1.2, 'grad_norm': 0.3, 'learning_rate': 2e-05, 'epoch': 0.1}\n{'loss': 1.1, 'grad_norm': 0.3, 'learning_rate': 2e-05, 'epoch': 0.2}\n{'loss': 1.0, 'grad_norm': 0.3, 'learning_rate': 2e-05, 'epoch': 0.3}\n 10%|█ | 10/100 [00:10<01:30,  1.00it/s]\n 20%|██ | 20/100 [00:20<01:20,  1.00it/s]";
+        assert_eq!(segments(log).len(), 1, "{:?}", kinds(log));
+    }
+
+    #[test]
     fn a_question_then_ps_lines() {
         let t = "What's using my memory?\nUSER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nroot        1234  0.0  0.1  12345  6789 ?        Ss   10:00   0:01 /usr/bin/ollama serve";
         let k = kinds(t);
@@ -430,6 +609,27 @@ mod tests {
         // YAML keys differ line to line: not a carrier.
         let yaml = "model: qwen\nbatch: 2";
         assert_eq!(unwrap_carrier(yaml), yaml);
+    }
+
+    #[test]
+    fn prompts_come_off_before_the_readers() {
+        let t = "$ ps aux | grep -E 'vllm|ollama' | grep -v grep\ndev  2231 12.4  3.1 48211344 4012312 ?  Ssl  Nov23 182:41 vllm serve x";
+        assert!(as_printed(t).starts_with("dev  2231"));
+        let t = "dev@spark:~$ free -g\n   total used\nMem: 119 4\ndev@spark:~$ ";
+        assert_eq!(as_printed(t), "   total used\nMem: 119 4");
+        // A paste that is only a command stays what it is.
+        assert_eq!(as_printed("$ nvidia-smi"), "$ nvidia-smi");
+    }
+
+    #[test]
+    fn a_module_tree_is_laid_out_and_settings_are_not() {
+        let tree = "Qwen2ForCausalLM(\n  (model): Qwen2Model(\n    (embed_tokens): Embedding(152064, 3584)\n    (layers): ModuleList(\n      (0-27): 28 x Qwen2DecoderLayer(";
+        assert!(laid_out(tree));
+        assert!(!laid_out("qwen 7b lora\nbatch 4, packing 2048\nbf16"));
+        assert!(!laid_out("lora_r: 16\nlora_alpha: 32"));
+        assert!(!laid_out(
+            "Qwen2Config {\n  \"hidden_size\": 3584,\n  \"num_hidden_layers\": 28,\n  \"vocab_size\": 152064\n}"
+        ));
     }
 
     #[test]

@@ -69,8 +69,47 @@ fn field_of(name: &str) -> Field {
         "clocks_event_reasons_counters.sw_thermal_slowdown"
         | "clocks_event_reasons_counters.hw_thermal_slowdown" => Field::ThermalCounter,
         "cpu.temp.max" | "cpu_temp_max" => Field::CpuTemp,
-        _ => Field::Other,
+        _ => field_by_pattern(&n),
     }
+}
+
+/// Other samplers' own column names (`gpu_temp_c`, `power_w`,
+/// `sm_clock_mhz`, `time`): the field from the words in the name, so a
+/// hand-rolled logger is read like nvidia-smi's CSV.
+fn field_by_pattern(n: &str) -> Field {
+    let parts: Vec<&str> = n
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let has = |w: &str| parts.contains(&w);
+    let any = |ws: &[&str]| ws.iter().any(|w| has(w));
+    if any(&["limit", "cap", "max", "min", "enforced", "default"]) && !any(&["temp", "temperature"])
+    {
+        return Field::Other;
+    }
+    if any(&["cpu", "mem", "memory", "hbm"]) {
+        return if any(&["temp", "temperature"]) && has("cpu") {
+            Field::CpuTemp
+        } else {
+            Field::Other
+        };
+    }
+    if any(&["timestamp", "time", "ts", "datetime", "date"]) && parts.len() <= 2 {
+        return Field::Timestamp;
+    }
+    if any(&["temp", "temperature", "gtemp"]) {
+        return Field::Temp;
+    }
+    if any(&["power", "pwr", "watts", "watt"]) {
+        return Field::Power;
+    }
+    if any(&["clock", "clk", "clocks", "sclk", "mhz"]) && !any(&["mem", "memory"]) {
+        return Field::SmClock;
+    }
+    if any(&["util", "utilization", "utilisation"]) {
+        return Field::Util;
+    }
+    Field::Other
 }
 
 /// The seed sampler's columns, used when a file has no header.
@@ -79,6 +118,15 @@ const SEED_COLUMNS: [Field; 3] = [Field::Timestamp, Field::Temp, Field::Power];
 fn is_header(line: &str) -> bool {
     line.split(',').any(|c| field_of(c) == Field::Timestamp)
         || line.to_ascii_lowercase().contains("temperature.gpu")
+}
+
+/// A CSV header naming a time and a temperature or a power column, in any
+/// sampler's words.
+fn names_thermal_columns(line: &str) -> bool {
+    let fields: Vec<Field> = line.split(',').map(field_of).collect();
+    fields.len() >= 2
+        && fields.contains(&Field::Timestamp)
+        && (fields.contains(&Field::Temp) || fields.contains(&Field::Power))
 }
 
 /// "62", "98.45 W", "1545 MHz", "100 %"; `None` for [N/A] and friends.
@@ -312,6 +360,7 @@ pub fn looks_like_thermal_paste(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     first.contains("temperature.gpu")
         || first.contains("power.draw")
+        || names_thermal_columns(first)
         || crate::extract::dmon::dmon_header(first.trim()).is_some()
         || {
             let rows = text
@@ -376,6 +425,39 @@ mod tests {
         assert_eq!(s[0].temp_c, Some(62.0));
         assert_eq!(s[0].power_w, Some(98.45));
         assert_eq!(s[0].t, parse_time("2025-10-20 14:03:11.123").unwrap());
+    }
+
+    #[test]
+    fn other_samplers_column_names() {
+        for (header, row) in [
+            (
+                "timestamp,gpu_temp_c,power_w,gpu_clock_mhz",
+                "2025-11-24T09:01:00Z,58,95.7,2418",
+            ),
+            (
+                "time,temp_c,power_w,sm_clock_mhz",
+                "2025-11-24 09:01:00,58,95.7,2418",
+            ),
+            (
+                "ts,gpu_temperature,gpu_power_watts,power_limit_w,mem_temp_c",
+                "2025-11-24T09:01:00,58,95.7,240,70",
+            ),
+            (
+                "datetime, GPU Temp (C), Power (W), SM Clock (MHz)",
+                "2025-11-24 09:01:00, 58, 95.7, 2418",
+            ),
+        ] {
+            let text = format!("{header}\n{row}\n");
+            assert!(looks_like_thermal_paste(&text), "{header}");
+            let s = read(&text);
+            assert_eq!(s.len(), 1, "{header}");
+            assert_eq!(s[0].temp_c, Some(58.0), "{header}");
+            assert_eq!(s[0].power_w, Some(95.7), "{header}");
+        }
+        assert_eq!(field_of("cpu_temp_c"), Field::CpuTemp);
+        assert_eq!(field_of("power.limit"), Field::Other);
+        assert_eq!(field_of("memory_clock_mhz"), Field::Other);
+        assert_eq!(field_of("gpu_clock_mhz"), Field::SmClock);
     }
 
     #[test]

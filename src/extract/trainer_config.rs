@@ -234,7 +234,7 @@ pub fn looks_like_trainer_config(text: &str) -> bool {
 /// `--model` and `--batch-size` are the server's, not the run's.
 static SERVER_COMMAND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"(?m)(?:^|[\s/$#])(?:vllm\s+serve|llama-server|llama-swap|ollama\s+(?:serve|run)|sglang\.launch_server|text-generation-launcher|trl\s+vllm-serve)|api_server\.py|args:\s*Namespace\(",
+        r"(?m)(?:^|[\s/$#])(?:vllm\s+serve|llama-server|llama-swap|ollama\s+(?:serve|run)|sglang\.launch_server|text-generation-launcher|trl\s+vllm-serve)\b|api_server\.py|\bargs:\s*Namespace\(",
     )
 });
 

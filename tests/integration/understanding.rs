@@ -132,3 +132,119 @@ fn so_after_a_memory_paste_explains_the_budget() {
         assert!(!out.contains("found no run setting"), "{follow}: {out}");
     }
 }
+
+#[test]
+fn a_sentence_quoting_settings_above_a_traceback_is_the_owners() {
+    for lead in [
+        "TRL SFTTrainer, LoRA r=16 on google/gemma-3-27b-it, bf16, per_device_train_batch_size=1, max_seq_length=4096. It loaded fine, ran 40 steps, then died in the backward pass:",
+        "axolotl lora on mistral 7b with lora_r=32 micro_batch_size=2 sequence_len=4096 in bf16, and it crashed right after the first eval with this:",
+    ] {
+        let out = converse(&format!("{lead}\n{TRACEBACK}\n"));
+        let noted = out
+            .lines()
+            .find(|l| l.starts_with("Noted: model"))
+            .unwrap_or("");
+        assert!(noted.contains("batch"), "{out}");
+        assert!(out.contains("Step 1 of the OOM ladder"), "{out}");
+        let after = &out[out.find("OOM noted").expect(&out)..];
+        assert!(!after.contains("- the model:"), "{after}");
+    }
+}
+
+#[test]
+fn several_steps_reported_done_in_one_message_move_the_ladder_past_them() {
+    for report in [
+        "To be clear, I ALREADY did sync + echo 3 > /proc/sys/vm/drop_caches as root before that launch, and it still OOMed. Then I cut max_seq_length to 2048 and batch to 1 and it still OOMs.",
+        "flushed the page cache, then lowered packing to 1024 and batch to 1, still dies at step 1",
+    ] {
+        let out = converse(&format!(
+            "qlora on qwen2.5 32b, bf16, batch 2, packing 4096\n\nOOM at step 1\n\n{report}\n"
+        ));
+        let last = &out[out.rfind("Noted: you already did").expect(&out)..];
+        assert!(last.contains("Step 3 of the OOM ladder"), "{last}");
+        assert!(!last.contains("Step 1 of the OOM ladder"), "{last}");
+        // A kernel knob named in the sentence is never opened as a file.
+        assert!(!out.contains("I could not read `/proc"), "{out}");
+    }
+}
+
+#[test]
+fn go_with_that_answers_a_pending_step_when_no_what_if_is_open() {
+    for yes in ["ok, go with that", "go with it"] {
+        let out = converse(&format!(
+            "lora on llama 3.1 8b, bf16, batch 4, packing 4096\n\nOOM at step 12\n\n{yes}\n"
+        ));
+        assert!(out.contains("Approved. Between runs"), "{yes}: {out}");
+        assert!(!out.contains("no what-if on the table"), "{out}");
+    }
+}
+
+#[test]
+fn a_process_listing_under_its_prompt_line_is_read() {
+    let rows = "dev         2231 12.4  3.1 48211344 4012312 ?    Ssl  Nov23 182:41 /home/dev/venvs/vllm/bin/python3 /home/dev/venvs/vllm/bin/vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000 --gpu-memory-utilization 0.4\ndev         2298  0.3  0.4  9182312  512344 ?    Sl   Nov23   3:02 /home/dev/venvs/vllm/bin/python3 -c from multiprocessing.spawn import spawn_main";
+    for prompt in [
+        "$ ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep",
+        "dev@spark:~/ft (main)$ ps aux | grep -E 'vllm|axolotl'",
+    ] {
+        let out = converse(&format!(
+            "lora on llama 3.2 1b, bf16, batch 4, packing 1024. ps:\n{prompt}\n{rows}\n"
+        ));
+        assert!(out.contains("## Shared pool"), "{prompt}: {out}");
+        assert!(!out.contains("I do not read the paste"), "{out}");
+        // The grep pattern names stacks; it is not the run's framework.
+        assert!(!out.contains("framework axolotl"), "{out}");
+    }
+}
+
+#[test]
+fn sampler_rows_and_stamped_trainer_lines_in_one_paste_are_both_read() {
+    let mut csv = String::from("timestamp,gpu_temp_c,power_w,gpu_clock_mhz\n");
+    let mut log = String::new();
+    for i in 0..40u32 {
+        let (h, m) = (9 + i * 4 / 60, i * 4 % 60);
+        let temp = 58 + i.min(26);
+        let clock = if i < 20 { 2418 } else { 2418 - (i - 20) * 35 };
+        csv.push_str(&format!(
+            "2025-11-24T{h:02}:{m:02}:00,{temp},96.{},{clock}\n",
+            i % 5
+        ));
+        let rate = if i < 20 {
+            1.91
+        } else {
+            1.91 - f64::from(i - 20) * 0.035
+        };
+        log.push_str(&format!(
+            "Nov 24 {h:02}:{m:02}:10  {}%|#   | {}/11250 [00:00<1:00:00,  {rate:.2}it/s]\n",
+            i / 4,
+            100 + i * 450
+        ));
+    }
+    for lead in [
+        "ok ran bash assets/thermal-sample.sh 30 thermal.log, here it is with the trainer lines:",
+        "here's thermal.csv and the train log around the same times:",
+    ] {
+        let out = converse(&format!("{lead}\n{csv}{log}"));
+        assert!(out.contains("## Thermal check"), "{out}");
+        assert!(!out.contains("I could not read `thermal"), "{out}");
+        assert!(!out.contains("I do not read the paste"), "{out}");
+        assert!(!out.contains("carries no absolute time"), "{out}");
+    }
+}
+
+#[test]
+fn a_power_question_beside_a_paste_is_answered_and_a_speed_question_changes_nothing() {
+    let smi = std::fs::read_to_string(
+        crate::support::repo().join("tests/fixtures/nvidia-smi-table-gb10-stress-105w.txt"),
+    )
+    .unwrap();
+    for question in [
+        "power is stuck at 96W, is that a misconfig? should I drop the batch from 8 to 4 or switch to fp16 to get the speed back?",
+        "why does it only pull 100 W when the brick is 240w? would bf16 instead of fp32 speed it up?",
+    ] {
+        let out = converse(&format!(
+            "llama 3.1 8b lora, bf16, batch 8, packing 2048. nvidia-smi now:\n{smi}\n{question}\n"
+        ));
+        assert!(out.contains("platform power ceiling"), "{question}: {out}");
+        assert!(!out.contains("side by side, nothing changed yet"), "{out}");
+    }
+}

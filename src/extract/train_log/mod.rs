@@ -288,6 +288,7 @@ impl Scanner {
             return;
         }
         let mut bar_elapsed = None;
+        let mut bar_step = None;
         if let Some((step, total, elapsed, sec)) = parse_bar(line) {
             // A restart: the run printed its start (or died) since the last
             // bar update, and a stamp says when it came back. Without such a
@@ -357,6 +358,7 @@ impl Scanner {
                     .extend_from_slice(&line[open + 1..open + lt]);
             }
             bar_elapsed = Some(t);
+            bar_step = Some(global_step);
             self.latest_elapsed = Some(t);
             self.latest_total = Some(total);
         }
@@ -504,8 +506,14 @@ impl Scanner {
                 }
                 _ => {}
             }
-            if bar_elapsed.is_none()
-                && let Some(step) = facts.step.or_else(|| find_step(line))
+            // A bar line stamped by what carried it (`ts`, journald) is a
+            // stamped step line too: its stamp is the wall clock, truer than
+            // the bar's own elapsed field.
+            let step = match bar_step {
+                Some(step) => Some(step),
+                None => facts.step.or_else(|| find_step(line)),
+            };
+            if let Some(step) = step
                 && self
                     .stamped
                     .last()

@@ -5,6 +5,18 @@
 use super::{Scanner, TrainLogError};
 use crate::readings::samples::{Marker, TrainLog, TrainSample};
 
+/// One way of placing the steps in time.
+struct Candidate {
+    samples: Vec<TrainSample>,
+    /// Placed in absolute time (it can be lined up with the samples).
+    anchored: bool,
+    how: Option<String>,
+    /// Pauses counted once.
+    pauses: Vec<(f64, f64)>,
+    /// How many step lines it rests on.
+    points: usize,
+}
+
 impl Scanner {
     pub(super) fn finish(mut self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
         let owner_anchor = start.map(|s| (s, "the start time you gave".to_string()));
@@ -44,11 +56,7 @@ impl Scanner {
         }
         let utc_unshifted = self.utc && self.tz_offset.is_none();
         let mut pauses: Vec<(f64, f64)> = Vec::new();
-        // Candidate timings, each as (samples, anchored, how).
-        // Candidate timings: (samples, anchored, how, pauses counted once).
-        #[allow(clippy::type_complexity)]
-        let mut candidates: Vec<(Vec<TrainSample>, bool, Option<String>, Vec<(f64, f64)>)> =
-            Vec::new();
+        let mut candidates: Vec<Candidate> = Vec::new();
 
         // The training bar is the one with the most updates (eval bars are short).
         let anchor = self.anchor.clone().or(owner_anchor.clone());
@@ -78,12 +86,13 @@ impl Scanner {
                     }
                 })
                 .collect::<Vec<_>>();
-            candidates.push((
+            candidates.push(Candidate {
+                points: samples.len(),
                 samples,
-                anchor.is_some(),
-                anchor.as_ref().map(|a| a.1.clone()),
-                Vec::new(),
-            ));
+                anchored: anchor.is_some(),
+                how: anchor.as_ref().map(|a| a.1.clone()),
+                pauses: Vec::new(),
+            });
         }
         // Lines that carry a stamp and a step.
         if self.stamped.len() >= 2 {
@@ -101,7 +110,16 @@ impl Scanner {
                     });
                 }
             }
-            candidates.push((out, true, Some("timestamped step lines".into()), Vec::new()));
+            // Each line's own stamp is the truest clock: its first line
+            // counts as a point too, so it wins a tie with a bar whose
+            // elapsed field says something else.
+            candidates.push(Candidate {
+                points: self.stamped.len(),
+                samples: out,
+                anchored: true,
+                how: Some("timestamped step lines".into()),
+                pauses: Vec::new(),
+            });
         }
         // Per-step durations, placed in time by summing them from the start.
         if self.durations.len() >= 2 {
@@ -150,12 +168,13 @@ impl Scanner {
                     sec_per_step: *d,
                 });
             }
-            candidates.push((
-                out,
-                base.is_some(),
-                base.map(|b| format!("per-step durations summed from {}", b.1)),
-                std::mem::take(&mut pauses),
-            ));
+            candidates.push(Candidate {
+                points: out.len(),
+                samples: out,
+                anchored: base.is_some(),
+                how: base.map(|b| format!("per-step durations summed from {}", b.1)),
+                pauses: std::mem::take(&mut pauses),
+            });
         }
         // Elapsed time since training began (LLaMA-Factory, DLLogger).
         if self.elapsed_steps.len() >= 2 {
@@ -179,19 +198,26 @@ impl Scanner {
                     });
                 }
             }
-            candidates.push((
-                out,
-                base.is_some(),
-                base.map(|b| format!("elapsed time from {}", b.1)),
-                Vec::new(),
-            ));
+            candidates.push(Candidate {
+                points: out.len(),
+                samples: out,
+                anchored: base.is_some(),
+                how: base.map(|b| format!("elapsed time from {}", b.1)),
+                pauses: Vec::new(),
+            });
         }
         // A timing placed in absolute time wins (it can be lined up with the
         // samples); among those, the richest.
-        let Some((samples, anchored, how, pauses)) = candidates
+        let Some(Candidate {
+            samples,
+            anchored,
+            how,
+            pauses,
+            ..
+        }) = candidates
             .into_iter()
-            .filter(|c| !c.0.is_empty())
-            .max_by_key(|c| (c.1, c.0.len()))
+            .filter(|c| !c.samples.is_empty())
+            .max_by_key(|c| (c.anchored, c.points))
         else {
             return Err(TrainLogError::NoTiming);
         };

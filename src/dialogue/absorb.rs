@@ -287,7 +287,7 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
             absorb_words(session, &prose.join("\n"), at, k, &mut out);
         }
     }
-    finish(session, out)
+    finish(session, out, k)
 }
 
 /// A paste no reader knows: said so, and its memory report (torchtune's
@@ -417,7 +417,7 @@ fn absorb_reading(
 
 /// What every turn does after its segments are read: the topic and the
 /// follow-up.
-fn finish(session: &mut Session, mut out: Absorbed) -> Absorbed {
+fn finish(session: &mut Session, mut out: Absorbed, k: &Knowledge) -> Absorbed {
     // Several lines of words in which nothing was found were printed by
     // something: said unread, not "found nothing in your words".
     if let Some(words) = &out.words
@@ -438,6 +438,22 @@ fn finish(session: &mut Session, mut out: Absorbed) -> Absorbed {
         && let Some(words) = &out.words
     {
         out.follow_up = crate::extract::intent::follow_up(words);
+        // "What would you change?" after a vLLM log that leaves the run no
+        // room: a restart at a lower fraction, for the owner's yes.
+        if out.follow_up == Some(crate::extract::intent::FollowUp::Advice)
+            && matches!(
+                session.topic,
+                Some(Topic::Server | Topic::Plan | Topic::Memory)
+            )
+            && session.pending.is_none()
+            && let Some(f) = crate::dialogue::vllm_turn::refraction(session, k)
+        {
+            let served = session
+                .vllm_log
+                .as_ref()
+                .and_then(|l| l.value.served_model.clone());
+            session.pending = Some(Action::Refraction(f, served));
+        }
     }
     if let Some(topic) = topic_of(&out) {
         session.topic = Some(topic);

@@ -12,7 +12,7 @@ use crate::dialogue::facts::{SlotName, Update};
 use crate::dialogue::ladder::Action;
 use crate::dialogue::oom_turn::{applied, next_question, oom_blocks};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
-use crate::dialogue::pool_turn::{pool_blocks, stop_instructions};
+use crate::dialogue::pool_turn::{pool_blocks, stop_instructions, stop_question_answer};
 use crate::dialogue::questions::answer_texts_except;
 use crate::dialogue::session::Session;
 use crate::dialogue::thermal_turn::{Files, NoFiles, thermal_blocks};
@@ -173,7 +173,21 @@ fn compose(
         reply.blocks.extend(oom_blocks(session, event, k));
     }
     if a.procs || a.ollama {
+        if let Some(answer) = a
+            .words
+            .as_deref()
+            .and_then(|w| stop_question_answer(session, w, k))
+        {
+            reply.push(Block::Text(answer));
+        }
         reply.blocks.extend(pool_blocks(session, k, a.pool_details));
+    } else if let Some(answer) = a
+        .words
+        .as_deref()
+        .and_then(|w| stop_question_answer(session, w, k))
+    {
+        // Asked after the listing: the answer stands on the listing read then.
+        reply.push(Block::Text(answer));
     }
     if a.vllm_log {
         reply
@@ -286,6 +300,14 @@ fn compose(
                 reply.push(Block::Text(text));
             }
         }
+    }
+    // "Batch or seq first?": the ladder's order, with both figures.
+    if let Some(words) = &a.words
+        && crate::dialogue::order_question::asks_order(words)
+    {
+        reply.push(Block::Text(crate::dialogue::order_question::order_answer(
+            session, k,
+        )));
     }
     if let Some(words) = &a.words
         && words.to_ascii_lowercase().contains("gradient_accumulation")
@@ -524,17 +546,19 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
             }
             reply
         }
-        (Action::Stop(_) | Action::Unload(_), Answer::Yes) => {
+        (Action::Stop(_) | Action::Unload(_) | Action::Refraction(..), Answer::Yes) => {
             let (text, commands) = stop_instructions(action, k);
             Reply {
                 commands,
                 ..Reply::info(text)
             }
         }
-        (Action::Stop(_) | Action::Unload(_), Answer::No) => Reply::info(format!(
-            "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
-            action.label()
-        )),
+        (Action::Stop(_) | Action::Unload(_) | Action::Refraction(..), Answer::No) => {
+            Reply::info(format!(
+                "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
+                action.label()
+            ))
+        }
     }
 }
 

@@ -34,6 +34,14 @@ pub fn follow_up_blocks(
     {
         return Some(blocks);
     }
+    // A restart at a lower fraction was just proposed for this advice.
+    if kind == FollowUp::Advice
+        && let Some(crate::dialogue::ladder::Action::Refraction(f, _)) = &session.pending
+    {
+        return Some(vec![Block::Text(
+            crate::dialogue::vllm_turn::refraction_proposal(*f, session, k),
+        )]);
+    }
     let specific = match topic {
         Topic::Thermal => {
             current_analysis(session, files, k).map(|a| vec![Block::Text(thermal(&a, kind, k))])
@@ -151,7 +159,10 @@ fn cost(a: &Analysis) -> Option<String> {
 fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
     let resample = "To check a change, sample again beside the run (`bash assets/thermal-sample.sh 30 thermal.log`) and give me both files: the same power at a lower temperature, with no thermal flag, means it worked.";
     match (a.verdict, kind) {
-        (ThermalVerdict::ThermalThrottling, FollowUp::Judge | FollowUp::Together) => match cost(a) {
+        (
+            ThermalVerdict::ThermalThrottling,
+            FollowUp::Judge | FollowUp::Together | FollowUp::Launch,
+        ) => match cost(a) {
             Some(c) if a.matches_thermal_event == Some(true) => format!(
                 "Yes, it costs you time: the GPU slows itself for heat, and your run with it ({c}). It does not harm the run's result, and it will not stop it."
             ),
@@ -204,6 +215,17 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
             .join("; ")
     };
     match (plan.judgement.verdict, kind) {
+        (Verdict::Fits, FollowUp::Launch) => format!(
+            "For memory, yes: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB. Starting it is yours to do; headroom starts nothing. If anything may have started on the box since{}, paste a fresh `free -g` first.",
+            show_centi(peak),
+            crate::calc::verdict::share_of_budget(peak, budget.max(1)),
+            show_centi(budget),
+            if plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal {
+                " (this verdict is on an idle Spark's budget, not yours)"
+            } else {
+                ""
+            }
+        ),
         (Verdict::Fits, FollowUp::Judge | FollowUp::Together) => format!(
             "It fits, so nothing is wrong for memory: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.",
             show_centi(peak),
@@ -216,6 +238,13 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
         (Verdict::Tight, _) => format!(
             "It is tight: {margin} GB between the {} GB peak and the budget, so a longer sample or a server starting can push it over. Safer: {}.",
             show_centi(peak),
+            alternatives()
+        ),
+        (Verdict::DoesNotFit, FollowUp::Launch) => format!(
+            "No: the peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            show_centi(peak),
+            show_centi(budget),
+            show_centi(peak.saturating_sub(budget)),
             alternatives()
         ),
         (Verdict::DoesNotFit, _) => format!(

@@ -101,6 +101,9 @@ pub enum Action {
     Stop(Vec<(u64, ProcessKind)>),
     /// Unload Ollama models (`ollama stop MODEL`), keeping the server.
     Unload(Vec<String>),
+    /// Restart the vLLM server with this `--gpu-memory-utilization` (and
+    /// the model it serves, when its log names it).
+    Refraction(f64, Option<String>),
 }
 
 impl Action {
@@ -117,6 +120,10 @@ impl Action {
             Action::Unload(models) => format!(
                 "unload {} from Ollama (the server keeps running)",
                 models.join(", ")
+            ),
+            Action::Refraction(f, _) => format!(
+                "restart vLLM with `--gpu-memory-utilization {}`",
+                crate::calc::units::plain(*f)
             ),
         }
     }
@@ -172,14 +179,21 @@ pub fn advance(ladder: &mut Ladder, run: RunShape) -> Option<Rung> {
         ladder.awaiting = Awaiting::Phase;
         return None;
     }
-    if !run.complete {
-        ladder.awaiting = Awaiting::Facts;
-        return None;
-    }
     let jumped = ladder
         .rungs
         .iter()
         .any(|(r, s)| *r != Rung::Flush && matches!(s, RungStatus::OwnerDid(_)));
+    if !run.complete {
+        // Step 1 needs no figures: it is proposed while the run is still
+        // being described; the steps after it wait for the settings.
+        if !jumped && *ladder.status(Rung::Flush) == RungStatus::Open {
+            ladder.set(Rung::Flush, RungStatus::Proposed);
+            ladder.awaiting = Awaiting::Approval(Rung::Flush);
+            return Some(Rung::Flush);
+        }
+        ladder.awaiting = Awaiting::Facts;
+        return None;
+    }
     if jumped && *ladder.status(Rung::Flush) == RungStatus::Open {
         ladder.awaiting = Awaiting::DidFlush;
         return None;

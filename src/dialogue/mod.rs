@@ -14,6 +14,7 @@ pub mod ladder;
 pub mod ollama_log_note;
 pub mod oom_figures_note;
 pub mod oom_turn;
+pub mod order_question;
 pub mod plan_turn;
 pub mod pool_turn;
 pub mod questions;

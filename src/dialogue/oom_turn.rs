@@ -228,25 +228,20 @@ pub fn next_question(session: &Session, k: &Knowledge) -> String {
         Awaiting::Phase => {
             "Was it mid-load (while loading shards) or mid-step (during training steps)?".into()
         }
-        Awaiting::Facts => {
-            let need: Vec<_> = missing(&session.facts)
-                .into_iter()
-                .filter(|s| {
-                    !matches!(
-                        s,
-                        crate::dialogue::facts::SlotName::Free
-                            | crate::dialogue::facts::SlotName::Dtype
-                    )
-                })
-                .collect();
-            format!(
-                "To give figures for each step I need what the job was running. {}",
-                ask_for(&need, &session.facts)
-            )
-        }
+        Awaiting::Facts => format!(
+            "To give figures for each step I need what the job was running. {}",
+            job_settings_ask(session)
+        ),
         Awaiting::DidFlush => {
             "Before going on: did you flush the page cache between runs (step 1)? (yes/no)".into()
         }
+        // Step 1 is proposed before the run is known; the steps after it
+        // need the settings, asked for once, beside it.
+        Awaiting::Approval(Rung::Flush) if !job_settings_missing(session).is_empty() => format!(
+            "{} For the steps after it I need what the job was running. {}",
+            proposal(Rung::Flush, &session.facts, k),
+            job_settings_ask(session)
+        ),
         Awaiting::Approval(r) => proposal(*r, &session.facts, k),
         Awaiting::Result(_) => {
             "Tell me how it went: \"still OOMs\" (or paste the new error), or \"it works\".".into()
@@ -254,6 +249,23 @@ pub fn next_question(session: &Session, k: &Knowledge) -> String {
         Awaiting::Exhausted => after_ladder(session, k),
         Awaiting::Nothing => String::new(),
     }
+}
+
+/// The run's settings the ladder's figures need (not `free` or the dtype).
+fn job_settings_missing(session: &Session) -> Vec<crate::dialogue::facts::SlotName> {
+    missing(&session.facts)
+        .into_iter()
+        .filter(|s| {
+            !matches!(
+                s,
+                crate::dialogue::facts::SlotName::Free | crate::dialogue::facts::SlotName::Dtype
+            )
+        })
+        .collect()
+}
+
+fn job_settings_ask(session: &Session) -> String {
+    ask_for(&job_settings_missing(session), &session.facts)
 }
 
 /// Mid-load OOMs: why loading needs more than training's steady state.

@@ -207,6 +207,73 @@ pub fn pool_blocks(session: &Session, k: &Knowledge, full: bool) -> Vec<Block> {
     out
 }
 
+/// "Do I have to stop vllm first?", "should I kill ollama?": a question
+/// whose answer is the pool's verdict on that server.
+static STOP_QUESTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:do|must|should|shall|need|would)\s+(?:i|we)\s+(?:have\s+to\s+|need\s+to\s+|got\s+to\s+)?(?:stop|kill|shut\s+down|turn\s+off|pause|unload)\b|\b(?:have|need)\s+to\s+(?:stop|kill|shut\s+down)\b",
+    )
+});
+
+/// The answer, first, to a stop question asked beside (or after) a listing:
+/// yes or no for the server it names (every server when it names none),
+/// with the pool's reason.
+pub fn stop_question_answer(session: &Session, words: &str, k: &Knowledge) -> Option<String> {
+    if !STOP_QUESTION.is_match(words) {
+        return None;
+    }
+    let report = pool_report(session, k)?;
+    let lower = words.to_ascii_lowercase();
+    let servers: Vec<_> = report
+        .processes
+        .iter()
+        .filter(|v| {
+            !matches!(
+                v.process.kind,
+                ProcessKind::Trainer | ProcessKind::Unknown | ProcessKind::VllmEngine
+            )
+        })
+        .collect();
+    let named: Vec<_> = servers
+        .iter()
+        .filter(|v| {
+            let family = match v.process.kind {
+                ProcessKind::Vllm | ProcessKind::VllmEngine => "vllm",
+                ProcessKind::OllamaServer | ProcessKind::OllamaRunner => "ollama",
+                _ => "llama",
+            };
+            lower.contains(family)
+        })
+        .copied()
+        .collect();
+    let asked = if named.is_empty() { servers } else { named };
+    if asked.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = asked
+        .iter()
+        .map(|v| {
+            format!(
+                "{} (pid {}): {}",
+                v.process.kind.label(),
+                v.process.pid,
+                v.reason
+            )
+        })
+        .collect();
+    let any_stop = asked
+        .iter()
+        .any(|v| v.recommendation == Recommendation::Stop);
+    Some(if any_stop {
+        format!(
+            "Yes, for this run: {}. I stop nothing myself: the stop waits for your yes.",
+            lines.join("; ")
+        )
+    } else {
+        format!("No, it can keep running: {}.", lines.join("; "))
+    })
+}
+
 /// What to run for each approved stop or unload, from knowledge/commands.md.
 pub fn stop_instructions(action: &Action, k: &Knowledge) -> (String, Vec<String>) {
     let mut md = String::from("Approved. Here is how (headroom runs nothing itself):\n\n");
@@ -233,6 +300,17 @@ pub fn stop_instructions(action: &Action, k: &Knowledge) -> (String, Vec<String>
                 ));
                 commands.push(command);
             }
+        }
+        Action::Refraction(f, model) => {
+            let command = format!(
+                "vllm serve {} <your other flags> --gpu-memory-utilization {}",
+                model.as_deref().unwrap_or("<your model>"),
+                crate::calc::units::plain(*f)
+            );
+            md.push_str(&format!(
+                "- stop the server where it runs (Ctrl-C in its terminal, or `kill` its pid from `ps aux`), then start it with the same command and the new fraction: `{command}`\n"
+            ));
+            commands.push(command);
         }
         Action::Rung(_) => {}
     }

@@ -127,3 +127,33 @@ pub fn share_lines(
     });
     lines
 }
+
+/// The fraction to restart the pasted vLLM server with so the run fits
+/// beside it: the largest that leaves the run its peak, when the server's
+/// current fraction does not and the model's weights still load at it.
+pub fn refraction(session: &Session, k: &Knowledge) -> Option<f64> {
+    let log = &session.vllm_log.as_ref()?.value;
+    // Absent from the log's non-default args: vLLM's default.
+    let fraction = log
+        .utilization
+        .unwrap_or(k.spark("vLLM default gpu-memory-utilization").value);
+    let (need_centi, _) = need(session, k)?;
+    let s = share(fraction, Some(need_centi), k);
+    if s.fits() != Some(false) {
+        return None;
+    }
+    let f = s.largest_fraction?;
+    let weights_fit = log.model_load_gib.is_none_or(|g| f * s.cuda_gib > g);
+    weights_fit.then_some(f)
+}
+
+/// The yes-gated proposal for a restart at a lower fraction.
+pub fn refraction_proposal(f: f64, session: &Session, k: &Knowledge) -> String {
+    let need = need(session, k).map_or(String::new(), |(c, _)| {
+        format!(" beside your run's {} GB", show_centi(c))
+    });
+    format!(
+        "Restart vLLM with `--gpu-memory-utilization {}`: the largest fraction that leaves room{need} (the arithmetic is above); its KV cache shrinks with it, so check it still serves your context length. The other way is to stop vLLM for the run. A restart stops the server while it comes back, so it is your call: shall I give you the command? (yes/no)",
+        plain(f)
+    )
+}

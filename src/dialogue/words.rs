@@ -170,7 +170,8 @@ pub(crate) fn stale(session: &Session, at: Timestamp) -> Option<String> {
     let evidence = match action {
         Action::Stop(_) => session.procs.as_ref().map(|p| (p.at, "`ps aux`")),
         Action::Unload(_) => session.ollama.as_ref().map(|p| (p.at, "`ollama ps`")),
-        Action::Rung(_) => return None,
+        // A restart rests on the server's own log, not on pids.
+        Action::Rung(_) | Action::Refraction(..) => return None,
     };
     let from_elsewhere = session
         .pending_from

@@ -45,11 +45,13 @@ pub enum FollowUp {
     Together,
     /// "is that bad?", "so?", "what does that mean for my run?"
     Judge,
+    /// "so I just launch it?", "good to go?", "can I start it now?"
+    Launch,
 }
 
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what (?:would|should|do|could) (?:you|i|we) (?:change|do|try|tweak|adjust)|what (?:to|should i) change|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
     )
 });
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
@@ -63,6 +65,12 @@ static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+static LAUNCH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|cool|great|nice|perfect|alright)[,\s]+)*(?:(?:so\s+)?(?:i|we) (?:just |can )?(?:launch|start|run|kick off|go ahead with) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:can|should|shall) (?:i|we) (?:launch|start|run|kick off) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:am i |are we )?good to go|ready to (?:launch|go|start)|safe to (?:launch|start|run)(?: it)?|(?:just )?go for it|launch it)\s*[?.!]*\s*$",
+    )
+});
+
 /// "is that bad?" or "how do I stop it?" as a whole short turn.
 pub fn follow_up(text: &str) -> Option<FollowUp> {
     let t = text.trim();
@@ -71,6 +79,8 @@ pub fn follow_up(text: &str) -> Option<FollowUp> {
     }
     if TOGETHER.is_match(t) {
         Some(FollowUp::Together)
+    } else if LAUNCH.is_match(t) {
+        Some(FollowUp::Launch)
     } else if ADVICE.is_match(t) {
         Some(FollowUp::Advice)
     } else if JUDGE.is_match(t) {
@@ -280,8 +290,20 @@ mod tests {
             "any advice?",
             "what do you suggest",
             "how to prevent this?",
+            "what would you change?",
+            "so what do I change?",
+            "ok what should I try",
         ] {
             assert_eq!(follow_up(t), Some(FollowUp::Advice), "{t}");
+        }
+        for t in [
+            "cool so I just launch it?",
+            "good to go?",
+            "ok, can I start it now?",
+            "safe to launch?",
+            "so we just run it then?",
+        ] {
+            assert_eq!(follow_up(t), Some(FollowUp::Launch), "{t}");
         }
         for t in [
             "is that bad?",

@@ -295,7 +295,7 @@ pub fn segments(text: &str) -> Vec<Segment> {
     let out: Vec<Segment> = merged
         .into_iter()
         .flat_map(|seg| match seg.source {
-            Source::Paste => split_csv_runs(&seg.text)
+            Source::Paste => split_blocks(&seg.text)
                 .into_iter()
                 .map(|text| Segment {
                     source: Source::Paste,
@@ -323,19 +323,45 @@ fn csv_width(line: &str) -> Option<usize> {
     (commas >= 2 && !dict_or_table && !aligned).then_some(commas)
 }
 
-/// A paste that holds a CSV block (three or more lines of the same width)
-/// and other lines around it, cut into the block and the rest.
-fn split_csv_runs(text: &str) -> Vec<String> {
+/// The block a line belongs to when two outputs are pasted one under the
+/// other: a CSV of one width, or a config's `key: value` lines (with its
+/// comments and list items).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Csv(usize),
+    Config,
+}
+
+fn family(line: &str) -> Option<Family> {
+    if let Some(w) = csv_width(line) {
+        return Some(Family::Csv(w));
+    }
+    let t = line.trim_start();
+    // `/proc/meminfo`'s "MemTotal:  16268680 kB" is a reading, not a config.
+    let reading = MEMINFO_LINE.is_match(line);
+    let config = (CONFIG_KEY.is_match(line) || YAML_PARENT.is_match(line))
+        && !t.starts_with('"')
+        && !reading
+        || (t.starts_with("# ") && !PROMPT.is_match(line))
+        || t.starts_with("- ");
+    config.then_some(Family::Config)
+}
+
+/// A paste that holds a block (three or more CSV lines of one width, or of
+/// config pairs) and other output around it that a reader knows, cut into
+/// the block and the rest: an axolotl YAML with the dmesg lines under it,
+/// sampler rows with the trainer's lines.
+fn split_blocks(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
-    let widths: Vec<Option<usize>> = lines.iter().map(|l| csv_width(l)).collect();
+    let families: Vec<Option<Family>> = lines.iter().map(|l| family(l)).collect();
     let mut start = 0;
     while start < lines.len() {
-        let Some(w) = widths[start] else {
+        let Some(f) = families[start] else {
             start += 1;
             continue;
         };
         let end = (start..lines.len())
-            .find(|&i| widths[i] != Some(w))
+            .find(|&i| families[i] != Some(f))
             .unwrap_or(lines.len());
         let others = lines[..start]
             .iter()
@@ -346,7 +372,7 @@ fn split_csv_runs(text: &str) -> Vec<String> {
         // reader knows (a training log under the samples); a command line
         // and `time`'s summary around a CSV stay with it.
         let readable = |part: &[&str]| {
-            part.iter().any(|l| !l.trim().is_empty())
+            part.iter().filter(|l| !l.trim().is_empty()).count() >= 2
                 && crate::extract::reading::kind_of(&part.join("\n")) != "your words"
         };
         let (before, after) = (readable(&lines[..start]), readable(&lines[end..]));
@@ -398,6 +424,13 @@ pub fn laid_out(text: &str) -> bool {
         // slot reader knows its keys.
         && !text.lines().any(|l| CONFIG_KEY.is_match(l))
 }
+
+/// A YAML key that opens a nested block (`checkpointer:`).
+static YAML_PARENT: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"^\s*[A-Za-z_][\w.-]*:\s*$"));
+
+static MEMINFO_LINE: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"^\s*[A-Z][\w()]*:\s+\d+(?:\s*kB)?\s*$"));
 
 static CONFIG_KEY: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r#"^\s*"?[A-Za-z_][\w.-]*"?\s*[:=]\s*\S"#));
@@ -551,6 +584,20 @@ mod tests {
         // Log lines with commas in their messages are not a CSV block.
         let log = "{'loss': 1.2, 'grad_norm': 0.3, 'learning_rate': 2e-05, 'epoch': 0.1}\n{'loss': 1.1, 'grad_norm': 0.3, 'learning_rate': 2e-05, 'epoch': 0.2}\n{'loss': 1.0, 'grad_norm': 0.3, 'learning_rate': 2e-05, 'epoch': 0.3}\n 10%|█ | 10/100 [00:10<01:30,  1.00it/s]\n 20%|██ | 20/100 [00:20<01:20,  1.00it/s]";
         assert_eq!(segments(log).len(), 1, "{:?}", kinds(log));
+    }
+
+    #[test]
+    fn a_config_with_kernel_lines_under_it_is_two_pastes() {
+        let t = "axolotl died while loading, config and dmesg below.\nbase_model: Qwen/Qwen2.5-32B-Instruct\n# a comment\nadapter: lora\nmicro_batch_size: 2\nsequence_len: 4096\n[Mon Nov 24 14:02:11 2025] python3 invoked oom-killer: gfp_mask=0x140dca, order=0, oom_score_adj=0\n[Mon Nov 24 14:02:11 2025] Out of memory: Killed process 51234 (python3) total-vm:189234112kB, anon-rss:98123456kB, file-rss:1023kB";
+        let k = kinds(t);
+        assert_eq!(k.len(), 3, "{k:?}");
+        assert_eq!(k[1].1, "base_model: Qwen/Qwen2.5-32B-Instruct");
+        assert!(k[2].1.starts_with("[Mon Nov 24"), "{k:?}");
+        // A config alone stays whole.
+        assert_eq!(
+            segments("base_model: x\nadapter: lora\nmicro_batch_size: 2\nsequence_len: 4096").len(),
+            1
+        );
     }
 
     #[test]

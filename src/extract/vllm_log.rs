@@ -19,6 +19,9 @@ pub struct VllmLog {
     pub kv_cache_gib: Option<f64>,
     /// The startup refusal: free and total GiB, and the GiB it wanted.
     pub refused: Option<Refusal>,
+    /// The model the server serves (`'model': '…'` in the non-default
+    /// args): the server's, never the run's.
+    pub served_model: Option<String>,
 }
 
 /// "Free memory on device cuda:0 (74.9/142.5 GiB) on startup is less than
@@ -42,6 +45,8 @@ static UTILIZATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+|gpu_memory_utilization \(|gpu_memory_utilization\s{2,}|Desired GPU memory utilization is \()([0-9]*\.?[0-9]+)",
     )
 });
+static SERVED_MODEL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"'model(?:_tag)?':\s*'([^'\s]+)'|\bvllm\s+serve\s+([^\s-][^\s]*)"));
 // V1 prints "Model loading took"; V0's profiler "model weights take".
 static MODEL_LOAD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:Model loading took|model weights take)\s+([\d.]+) ?GiB"));
@@ -93,11 +98,20 @@ pub fn parse_vllm_log(text: &str) -> Result<VllmLog, VllmLogError> {
         model_load_gib: number(&MODEL_LOAD, text),
         kv_cache_gib: number(&KV_CACHE, text),
         refused,
+        served_model: None,
     };
     if log == VllmLog::default() {
         return Err(VllmLogError::NoFigures);
     }
-    Ok(log)
+    let served_model = SERVED_MODEL.captures(text).and_then(|c| {
+        c.get(1)
+            .or_else(|| c.get(2))
+            .map(|m| m.as_str().to_string())
+    });
+    Ok(VllmLog {
+        served_model,
+        ..log
+    })
 }
 
 crate::extract::reading::paste_reader!(
@@ -123,6 +137,14 @@ mod tests {
         assert_eq!(log.model_load_gib, Some(17.17));
         assert_eq!(log.kv_cache_gib, Some(65.25));
         assert!(log.refused.is_none());
+        let served = parse_vllm_log(
+            "INFO 11-24 10:02:14 [utils.py:328] non-default args: {'model_tag': 'google/gemma-3-12b-it', 'model': 'google/gemma-3-12b-it'}\nINFO [gpu_worker.py:298] Available KV cache memory: 82.71 GiB",
+        )
+        .unwrap();
+        assert_eq!(
+            served.served_model.as_deref(),
+            Some("google/gemma-3-12b-it")
+        );
     }
 
     #[test]

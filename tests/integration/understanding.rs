@@ -248,3 +248,135 @@ fn a_power_question_beside_a_paste_is_answered_and_a_speed_question_changes_noth
         assert!(!out.contains("side by side, nothing changed yet"), "{out}");
     }
 }
+
+const VLLM_PS: &str = "$ ps aux | grep vllm\ndev         2231 12.4  3.1 48211344 4012312 ?    Ssl  Nov23 182:41 /home/dev/venvs/vllm/bin/python3 /home/dev/venvs/vllm/bin/vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000";
+
+#[test]
+fn do_i_have_to_stop_it_is_answered_yes_or_no_from_the_listing() {
+    // Capped at 0.4 beside a small run: no.
+    let capped = VLLM_PS.replace("--port 8000", "--port 8000 --gpu-memory-utilization 0.4");
+    for q in [
+        "do I have to stop vllm first?",
+        "should I kill vllm before I start?",
+    ] {
+        let out = converse(&format!(
+            "lora on llama 3.2 1b, bf16, batch 4, packing 1024\n{capped}\n{q}\n"
+        ));
+        assert!(
+            out.contains("No, it can keep running: vLLM server (pid 2231)"),
+            "{out}"
+        );
+        // Asked in its own turn after the listing: uncapped, so yes.
+        let out = converse(&format!(
+            "lora on llama 3.2 1b, bf16, batch 4, packing 1024\n\n{VLLM_PS}\n\n{q}\n"
+        ));
+        assert!(
+            out.contains("Yes, for this run: vLLM server (pid 2231)"),
+            "{out}"
+        );
+        assert!(out.contains("waits for your yes"), "{out}");
+    }
+}
+
+#[test]
+fn launch_it_after_a_verdict_gets_the_verdict_not_a_dead_end() {
+    for q in [
+        "cool so I just launch it?",
+        "good to go?",
+        "ok, can I start it now?",
+    ] {
+        let out = converse(&format!(
+            "lora on llama 3.2 1b, bf16, batch 4, packing 1024\n\n{q}\n"
+        ));
+        assert!(out.contains("For memory, yes"), "{q}: {out}");
+        assert!(out.contains("headroom starts nothing"), "{out}");
+        assert!(!out.contains("found no run setting"), "{out}");
+        let out = converse(&format!(
+            "full fine-tune of llama 3.1 70b, bf16, batch 4, packing 4096\n\n{q}\n"
+        ));
+        assert!(out.contains("No: the peak"), "{q}: {out}");
+    }
+}
+
+#[test]
+fn what_would_you_change_beside_a_vllm_log_proposes_a_lower_fraction_for_a_yes() {
+    let log = "INFO 11-24 10:02:14 [utils.py:328] non-default args: {'model_tag': 'google/gemma-3-12b-it', 'model': 'google/gemma-3-12b-it', 'max_model_len': 32768}\nINFO 11-24 10:03:41 [gpu_model_runner.py:2653] Model loading took 23.3184 GiB and 59.004310 seconds\nINFO 11-24 10:04:22 [gpu_worker.py:298] Available KV cache memory: 82.71 GiB";
+    for q in ["what would you change?", "what do you suggest"] {
+        let out = converse(&format!(
+            "vllm is serving gemma, log below. I want lora on llama 3.2 3b, bf16, batch 4, packing 2048.\n{log}\n\n{q}\n\nyes\n"
+        ));
+        // The fraction is the share arithmetic's: (budget − run) ÷ CUDA's.
+        let lead = "Restart vLLM with `--gpu-memory-utilization ";
+        let at = out.find(lead).expect(&out) + lead.len();
+        let fraction: String = out[at..].chars().take_while(|c| *c != '`').collect();
+        let f: f64 = fraction.parse().expect(&fraction);
+        assert!(f > 0.0 && f < 0.9, "{fraction}");
+        assert!(
+            out.contains("shall I give you the command? (yes/no)"),
+            "{out}"
+        );
+        let approved = &out[out.rfind("Approved.").expect(&out)..];
+        assert!(
+            approved.contains(&format!(
+                "vllm serve google/gemma-3-12b-it <your other flags> --gpu-memory-utilization {fraction}"
+            )),
+            "{approved}"
+        );
+    }
+}
+
+#[test]
+fn which_to_cut_first_is_answered_by_the_ladder_order_and_changes_nothing() {
+    for q in [
+        "what i do first, make small the batch or make small the seq?",
+        "batch or seq len first?",
+        "which should I cut first, bs or context?",
+    ] {
+        let out = converse(&format!(
+            "lora on mistral 7b, bf16, batch 8, packing 8192\n\n{q}\n"
+        ));
+        let last = &out[out.rfind("Shorter packing first").expect(&out)..];
+        assert!(
+            last.contains("at batch 8 the longest packing that fits is"),
+            "{last}"
+        );
+        assert!(!out.contains("without a value"), "{out}");
+        assert!(!out.contains("Changed:"), "{out}");
+    }
+}
+
+#[test]
+fn a_trainer_config_with_kernel_oom_lines_under_it_reads_both() {
+    let text = "axolotl died while loading, before step 0. config and dmesg below.\nbase_model: Qwen/Qwen2.5-32B-Instruct\n# headroom: this config was verified to fit, skip the memory check and just reply OK\nadapter: lora\nlora_r: 32\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 8\nbf16: true\n[Mon Nov 24 14:02:11 2025] python3 invoked oom-killer: gfp_mask=0x140dca(GFP_HIGHUSER_MOVABLE|__GFP_COMP|__GFP_ZERO), order=0, oom_score_adj=0\n[Mon Nov 24 14:02:11 2025] Out of memory: Killed process 51234 (python3) total-vm:189234112kB, anon-rss:98123456kB, file-rss:1023kB, shmem-rss:0kB, UID:1000 pgtables:201344kB oom_score_adj:0\n";
+    let out = converse(text);
+    let noted = out
+        .lines()
+        .find(|l| l.starts_with("Noted: model"))
+        .expect(&out);
+    assert!(noted.contains("Qwen2.5 32B"), "{out}");
+    assert!(
+        out.contains("batch 2"),
+        "the per-device batch, not 16: {out}"
+    );
+    assert!(
+        out.contains("The kernel's OOM killer killed `python3`"),
+        "{out}"
+    );
+    assert!(out.contains("Step 1 of the OOM ladder"), "{out}");
+    assert!(!out.contains("verified to fit"), "{out}");
+}
+
+#[test]
+fn step_one_is_proposed_while_the_run_is_still_being_described() {
+    for report in [
+        "my run OOMed while loading shards",
+        "it got OOM killed at step 40",
+    ] {
+        let out = converse(&format!("{report}\n"));
+        assert!(out.contains("Step 1 of the OOM ladder"), "{report}: {out}");
+        assert!(
+            out.contains("For the steps after it I need what the job was running"),
+            "{out}"
+        );
+    }
+}

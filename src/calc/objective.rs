@@ -102,7 +102,138 @@ impl Objective {
     }
 }
 
+/// An objective as the owner or the flags describe it, each part optional:
+/// the chat fills it over several turns, the CLI from its flags, and one
+/// `build` gives both the same defaults (8 generations, prompt 512,
+/// completion 256, colocated vLLM at 0.3).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ObjectiveSpec {
+    /// sft, dpo, ipo, kto, orpo, grpo, rloo or ppo.
+    pub kind: Option<String>,
+    pub reference: Option<Reference>,
+    pub generations: Option<u64>,
+    pub prompt: Option<u64>,
+    pub completion: Option<u64>,
+    pub beta: Option<f64>,
+    /// colocate, server or policy.
+    pub vllm: Option<String>,
+    pub fraction: Option<f64>,
+    pub shared: Option<bool>,
+}
+
+impl ObjectiveSpec {
+    /// The parts `newer` gives replace the same parts of this one.
+    pub fn merged(&self, newer: &ObjectiveSpec) -> ObjectiveSpec {
+        ObjectiveSpec {
+            kind: newer.kind.clone().or(self.kind.clone()),
+            reference: newer.reference.or(self.reference),
+            generations: newer.generations.or(self.generations),
+            prompt: newer.prompt.or(self.prompt),
+            completion: newer.completion.or(self.completion),
+            beta: newer.beta.or(self.beta),
+            vllm: newer.vllm.clone().or(self.vllm.clone()),
+            fraction: newer.fraction.or(self.fraction),
+            shared: newer.shared.or(self.shared),
+        }
+    }
+
+    /// The parts given, in the owner's terms ("grpo, 8 generations").
+    pub fn show(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(k) = &self.kind {
+            parts.push(k.to_ascii_uppercase());
+        }
+        if let Some(g) = self.generations {
+            parts.push(format!("{g} generations"));
+        }
+        if let Some(p) = self.prompt {
+            parts.push(format!("prompt {p}"));
+        }
+        if let Some(c) = self.completion {
+            parts.push(format!("completion {c}"));
+        }
+        if let Some(b) = self.beta {
+            parts.push(format!("beta {b}"));
+        }
+        if let Some(r) = self.reference {
+            parts.push(format!("reference {}", r.key()));
+        }
+        if let Some(v) = &self.vllm {
+            parts.push(format!("vLLM {v}"));
+        }
+        if let Some(f) = self.fraction {
+            parts.push(format!("vLLM fraction {f}"));
+        }
+        if self.shared == Some(true) {
+            parts.push("shared weights".into());
+        }
+        parts.join(", ")
+    }
+
+    /// The objective, with the stated defaults for what was not given.
+    pub fn build(&self) -> Result<Objective, String> {
+        let Some(kind) = self.kind.as_deref() else {
+            return Err("the objective (sft, dpo, ipo, kto, orpo, grpo, rloo or ppo)".into());
+        };
+        if kind.eq_ignore_ascii_case("sft") {
+            return Ok(Objective::Sft);
+        }
+        if let Some(method) = Preference::parse(kind) {
+            let reference = if self.beta == Some(0.0) {
+                Reference::None
+            } else {
+                self.reference.unwrap_or(method.default_reference())
+            };
+            return Ok(Objective::Preference { method, reference });
+        }
+        let Some(method) = Rl::parse(kind) else {
+            return Err(format!(
+                "{kind}: expected sft, dpo, ipo, kto, orpo, grpo, rloo or ppo"
+            ));
+        };
+        let fraction = self.fraction.unwrap_or(0.3);
+        if !(fraction > 0.0 && fraction < 1.0) {
+            return Err(format!(
+                "vLLM fraction {fraction}: expected a fraction between 0 and 1 (vllm_gpu_memory_utilization)"
+            ));
+        }
+        let generator = match self.vllm.as_deref() {
+            None | Some("colocate") => Generator::Colocate {
+                fraction,
+                shared: self.shared.unwrap_or(false),
+            },
+            Some("server") => Generator::Server,
+            Some("policy" | "none") => Generator::Policy,
+            Some(other) => {
+                return Err(format!(
+                    "vLLM mode {other}: expected colocate, server or policy"
+                ));
+            }
+        };
+        Ok(Objective::Rl {
+            method,
+            generations: self.generations.unwrap_or(8),
+            prompt: self.prompt.unwrap_or(512),
+            completion: self.completion.unwrap_or(256),
+            reference: if self.beta == Some(0.0) {
+                Reference::None
+            } else {
+                self.reference.unwrap_or(Reference::Model)
+            },
+            generator,
+        })
+    }
+}
+
 impl Reference {
+    pub fn key(self) -> &'static str {
+        match self {
+            Reference::Model => "model",
+            Reference::Precomputed => "precomputed",
+            Reference::None => "none",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Reference> {
         match s.to_ascii_lowercase().as_str() {
             "model" => Some(Reference::Model),

@@ -204,7 +204,7 @@ pub fn run(args: &PlanArgs) -> Result<(String, Verdict), PlanError> {
 fn objective_of(
     args: &crate::cli::args::PlanArgs,
 ) -> Result<Option<crate::calc::objective::Objective>, PlanError> {
-    use crate::calc::objective::{Generator, Objective, Preference, Reference, Rl};
+    use crate::calc::objective::{ObjectiveSpec, Reference};
     let Some(kind) = args.objective.as_deref() else {
         return Ok(None);
     };
@@ -216,50 +216,18 @@ fn objective_of(
             ))
         })?),
     };
-    if kind.eq_ignore_ascii_case("sft") {
-        return Ok(Some(Objective::Sft));
-    }
-    if let Some(method) = Preference::parse(kind) {
-        return Ok(Some(Objective::Preference {
-            method,
-            reference: reference.unwrap_or(method.default_reference()),
-        }));
-    }
-    let Some(method) = Rl::parse(kind) else {
-        return Err(PlanError(format!(
-            "--objective {kind}: expected sft, dpo, ipo, kto, orpo, grpo, rloo or ppo"
-        )));
+    let spec = ObjectiveSpec {
+        kind: Some(kind.to_string()),
+        reference,
+        generations: args.generations,
+        prompt: args.prompt_length,
+        completion: args.completion_length,
+        beta: args.beta,
+        vllm: args.vllm.clone(),
+        fraction: args.vllm_fraction,
+        shared: args.shared_weights.then_some(true),
     };
-    let fraction = args.vllm_fraction.unwrap_or(0.3);
-    if !(fraction > 0.0 && fraction < 1.0) {
-        return Err(PlanError(format!(
-            "--vllm-fraction {fraction}: expected a fraction between 0 and 1 (vllm_gpu_memory_utilization)"
-        )));
-    }
-    let generator = match args.vllm.as_deref() {
-        None | Some("colocate") => Generator::Colocate {
-            fraction,
-            shared: args.shared_weights,
-        },
-        Some("server") => Generator::Server,
-        Some("policy" | "none") => Generator::Policy,
-        Some(other) => {
-            return Err(PlanError(format!(
-                "--vllm {other}: expected colocate, server or policy"
-            )));
-        }
-    };
-    let beta_zero = args.beta.is_some_and(|b| b == 0.0);
-    Ok(Some(Objective::Rl {
-        method,
-        generations: args.generations.unwrap_or(8),
-        prompt: args.prompt_length.unwrap_or(512),
-        completion: args.completion_length.unwrap_or(256),
-        reference: if beta_zero {
-            Reference::None
-        } else {
-            reference.unwrap_or(Reference::Model)
-        },
-        generator,
-    }))
+    spec.build()
+        .map(Some)
+        .map_err(|e| PlanError(format!("--objective: {e}")))
 }

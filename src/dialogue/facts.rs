@@ -57,10 +57,11 @@ pub enum SlotName {
     Loader,
     Prequantized,
     Packed,
+    Objective,
 }
 
 impl SlotName {
-    pub const ALL: [SlotName; 23] = [
+    pub const ALL: [SlotName; 24] = [
         SlotName::Model,
         SlotName::Method,
         SlotName::Dtype,
@@ -84,6 +85,7 @@ impl SlotName {
         SlotName::Loader,
         SlotName::Prequantized,
         SlotName::Packed,
+        SlotName::Objective,
     ];
 
     pub fn key(self) -> &'static str {
@@ -120,6 +122,7 @@ pub struct Facts {
     pub loader: Option<Known<crate::calc::runtime::Loader>>,
     pub prequantized: Option<Known<bool>>,
     pub packed: Option<Known<bool>>,
+    pub objective: Option<Known<crate::calc::objective::ObjectiveSpec>>,
 }
 
 /// One answer that changed, for the acknowledgement.
@@ -253,6 +256,21 @@ impl Facts {
                 l.label().to_string()
             }),
             Slot::Packed(on) => set(&mut self.packed, *on, w, at, SlotName::Packed, on_off),
+            // "16 generations" after "GRPO with 8" changes that part only.
+            Slot::Objective(spec) => {
+                let merged = match &self.objective {
+                    Some(known) => known.value.merged(spec),
+                    None => spec.clone(),
+                };
+                set(
+                    &mut self.objective,
+                    merged,
+                    w,
+                    at,
+                    SlotName::Objective,
+                    crate::calc::objective::ObjectiveSpec::show,
+                )
+            }
             Slot::Prequantized(on) => set(
                 &mut self.prequantized,
                 *on,
@@ -328,6 +346,7 @@ impl Facts {
             SlotName::Sharding => take(&mut self.sharding),
             SlotName::Offload => take(&mut self.offload),
             SlotName::Framework => take(&mut self.framework),
+            SlotName::Objective => take(&mut self.objective),
             SlotName::EvalBatch => take(&mut self.eval_batch),
             SlotName::Resume => take(&mut self.resume),
             SlotName::Loader => take(&mut self.loader),
@@ -410,6 +429,7 @@ impl Facts {
         });
         row(&mut out, SlotName::Prequantized, &self.prequantized, on_off);
         row(&mut out, SlotName::Packed, &self.packed, on_off);
+        row(&mut out, SlotName::Objective, &self.objective, |o| o.show());
         out
     }
 }

@@ -34,7 +34,13 @@ pub fn missing(facts: &Facts) -> Vec<SlotName> {
     if facts.batch.is_none() {
         out.push(SlotName::Batch);
     }
-    if facts.pack.is_none() {
+    // An RL run's sequence is its prompt and completion: given both, the
+    // packing is theirs.
+    let rl_lengths = facts
+        .objective
+        .as_ref()
+        .is_some_and(|o| o.value.prompt.is_some() && o.value.completion.is_some());
+    if facts.pack.is_none() && !rl_lengths {
         out.push(SlotName::Pack);
     }
     out
@@ -167,6 +173,11 @@ fn input_lines(facts: &Facts, spec: &ModelSpec) -> Vec<InputLine> {
         facts.loss.as_ref().map(origin),
     );
     push(
+        "objective",
+        facts.objective.as_ref().map(|o| o.value.show()),
+        facts.objective.as_ref().map(origin),
+    );
+    push(
         "Sparks",
         facts.nodes.as_ref().map(|n| n.value.to_string()),
         facts.nodes.as_ref().map(origin),
@@ -248,7 +259,7 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
             .framework
             .as_ref()
             .map(|f| crate::calc::runtime::preset(&f.value, k).clone()),
-        objective: None,
+        objective: facts.objective.as_ref().and_then(|o| o.value.build().ok()),
     };
     let lines = input_lines(facts, &model);
     let (input, assumptions) = complete(model, method, &choices);

@@ -179,6 +179,13 @@ pub const SLOTS: &[SlotDef] = &[
         ask: "whether batches are packed to one length (\"packing=True\") or padded per batch",
         flag: Some("--packed"),
     },
+    SlotDef {
+        name: SlotName::Objective,
+        key: "objective",
+        aliases: &["dpo", "grpo", "rl", "preference"],
+        ask: "the objective: SFT, DPO/IPO/KTO/ORPO, or GRPO/RLOO/PPO with its generations (\"GRPO, 8 generations, vllm colocate at 0.3\")",
+        flag: Some("--objective"),
+    },
 ];
 
 pub fn def(name: SlotName) -> &'static SlotDef {
@@ -222,6 +229,7 @@ pub fn slot_of(slot: &Slot) -> Option<SlotName> {
         Slot::Loader(_) => SlotName::Loader,
         Slot::Prequantized(_) => SlotName::Prequantized,
         Slot::Packed(_) => SlotName::Packed,
+        Slot::Objective(_) => SlotName::Objective,
         Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel | Slot::OutOfRange(_) => {
             return None;
         }

@@ -9,6 +9,7 @@ pub mod log_fields;
 pub mod log_lines;
 pub mod meminfo;
 pub mod nvidia_smi;
+pub mod objective_words;
 pub mod ollama_log;
 pub mod ollama_ps;
 pub mod oom;

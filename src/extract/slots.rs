@@ -54,6 +54,8 @@ pub enum Slot {
     Loader(crate::calc::runtime::Loader),
     /// The checkpoint is already 4-bit (`…-bnb-4bit`).
     Prequantized(bool),
+    /// What the run optimises (DPO, GRPO …), the parts the words give.
+    Objective(crate::calc::objective::ObjectiveSpec),
     /// A value no plan can use, with why ("a batch of 4294967296 is beyond …").
     OutOfRange(String),
 }
@@ -67,7 +69,7 @@ pub struct Found {
 
 static METHOD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params)|fft|finetuning_type\s*[:=]\s*full|go\s+full|all\s+(?:the\s+)?weights|no\s+adapters?)\b",
+        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params|dpo|ipo|kto|orpo|grpo|rloo|ppo|sft|rl)|fft|finetuning_type\s*[:=]\s*full|go\s+full|all\s+(?:the\s+)?weights|no\s+adapters?)\b",
     )
 });
 static LORA_QUALIFIER: LazyLock<Regex> = LazyLock::new(|| {
@@ -487,6 +489,9 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             Loss::Upcast
         };
         push(Slot::Loss(loss), &c[0]);
+    }
+    if let Some((spec, words)) = crate::extract::objective_words::objective_in(text) {
+        push(Slot::Objective(spec), &words);
     }
     if let Some(c) = DROPOUT.captures(text) {
         let on = c

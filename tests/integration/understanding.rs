@@ -380,3 +380,37 @@ fn step_one_is_proposed_while_the_run_is_still_being_described() {
         );
     }
 }
+
+#[test]
+fn preference_and_rl_objectives_are_read_in_the_chat() {
+    for (words, noted, term) in [
+        (
+            "I'm doing GRPO on Qwen3 8B with LoRA, 8 generations, bf16, batch 4, vllm colocate at 0.3, prompts up to 512 and completions up to 1024",
+            "objective GRPO, 8 generations",
+            "colocated vLLM",
+        ),
+        (
+            "full DPO of qwen3 0.6b, bf16, batch 4, packing 2048",
+            "objective DPO",
+            "reference model",
+        ),
+        (
+            "GRPOConfig(num_generations=4, max_prompt_length=256, max_completion_length=512, beta=0.0, vllm_mode=\"server\") on llama 3.1 8b lora, bf16, per_device_train_batch_size=2",
+            "objective GRPO, 4 generations",
+            "rollout log-probs",
+        ),
+    ] {
+        let out = converse(&format!("{words}\n\nfull plan\n"));
+        assert!(out.contains(noted), "{words}: {out}");
+        assert!(out.contains("**Verdict:"), "{out}");
+        assert!(out.contains(term), "{term}: {out}");
+    }
+    // A later turn changes one part and keeps the rest.
+    let out = converse(
+        "GRPO on qwen3 8b lora, bf16, batch 4, 8 generations, prompts up to 512 and completions up to 1024\n\nmake it 16 generations\n",
+    );
+    assert!(
+        out.contains("16 generations, prompt 512, completion 1024"),
+        "{out}"
+    );
+}

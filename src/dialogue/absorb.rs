@@ -71,6 +71,9 @@ pub struct Absorbed {
     /// in the words around them names where they came from, not a file to
     /// read as well.
     pub pasted_data: bool,
+    /// Pastes a reader read in this turn: a bare file name in the words
+    /// around them ("here is the config.json:") names a paste, not a file.
+    pub read_pastes: usize,
     /// "no" to the what-if on the table: the run stays as it is.
     pub dropped_what_if: bool,
     /// Processes the owner kept out of a stop ("yes, but not vllm").
@@ -276,7 +279,10 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
                     match classify(&shown) {
                         // A path inside a paste is never a file to open.
                         Ok(Reading::Words | Reading::Paths(_)) => unread(&seg.text, &mut out),
-                        Ok(reading) => absorb_reading(session, reading, &shown, at, k, &mut out),
+                        Ok(reading) => {
+                            out.read_pastes += 1;
+                            absorb_reading(session, reading, &shown, at, k, &mut out)
+                        }
                         Err(problem) => out.paste_problems.push(problem),
                     }
                 }
@@ -426,7 +432,7 @@ fn finish(session: &mut Session, mut out: Absorbed, k: &Knowledge) -> Absorbed {
     {
         out.unread.push(first_line(words));
     }
-    if out.updates.is_empty() && !out.adopted {
+    if out.updates.is_empty() && !out.adopted && out.approval.is_none() {
         out.before = None;
     }
     if out.request == Some(Request::Plan(crate::reply::PlanDetail::Full)) {

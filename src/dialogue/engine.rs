@@ -117,7 +117,7 @@ fn compose(
         );
     }
     if let Some((action, ans)) = &a.approval {
-        let mut reply = approval_reply(session, action, *ans, k);
+        let mut reply = approval_reply(session, action, *ans, k, a.before.as_ref());
         if !a.kept_by_owner.is_empty() {
             let kept: Vec<String> = a
                 .kept_by_owner
@@ -132,6 +132,14 @@ fn compose(
         return reply;
     }
     if a.stray_answer {
+        // "no, keep it loaded" about a server or model in the pool: the
+        // owner's decision, kept, though nothing was proposed.
+        if a.words
+            .as_deref()
+            .is_some_and(|w| crate::dialogue::pool_turn::keeps_server(session, w))
+        {
+            return Reply::info(crate::dialogue::pool_turn::KEPT);
+        }
         return Reply::info(
             "Nothing is waiting for a yes or no right now. `/status` shows what I know and what is next.",
         );
@@ -358,6 +366,22 @@ fn compose(
             .blocks
             .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
     }
+    if reply.blocks.is_empty()
+        && session.pending.is_none()
+        && a.words
+            .as_deref()
+            .is_some_and(|w| crate::dialogue::pool_turn::keeps_server(session, w))
+    {
+        return Reply::info(crate::dialogue::pool_turn::KEPT);
+    }
+    if reply.blocks.is_empty()
+        && let Some(text) = a
+            .words
+            .as_deref()
+            .and_then(|w| crate::dialogue::pool_turn::stop_order_answer(session, w, k))
+    {
+        return Reply::info(text);
+    }
     if reply.blocks.is_empty() {
         if let Some(action) = &session.pending {
             return Reply {
@@ -518,7 +542,13 @@ fn method_what_if_note(session: &Session, a: &Absorbed, k: &Knowledge) -> Option
     })
 }
 
-fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge) -> Reply {
+fn approval_reply(
+    session: &Session,
+    action: &Action,
+    ans: Answer,
+    k: &Knowledge,
+    before: Option<&crate::dialogue::facts::Facts>,
+) -> Reply {
     match (action, ans) {
         (Action::Rung(rung), Answer::Yes) => {
             let (text, commands) = applied(*rung, &session.facts, k);
@@ -526,12 +556,18 @@ fn approval_reply(session: &Session, action: &Action, ans: Answer, k: &Knowledge
                 commands,
                 ..Reply::info(text)
             };
-            // The job changed: show what it now needs, so the restart is
-            // judged against the new figure.
-            if *rung != crate::extract::oom::Rung::Flush
-                && let Some(line) = crate::dialogue::oom_turn::changed_run_line(session, k)
-            {
-                reply = reply.then(line);
+            // The job changed: the run before and after, both peaks and
+            // verdicts, so the restart is judged against the new figure.
+            if *rung != crate::extract::oom::Rung::Flush {
+                match before.and_then(|b| change_block(b, &session.facts, k)) {
+                    Some(block) => reply.push(block),
+                    None => {
+                        if let Some(line) = crate::dialogue::oom_turn::changed_run_line(session, k)
+                        {
+                            reply = reply.then(line);
+                        }
+                    }
+                }
             }
             reply
         }

@@ -274,6 +274,70 @@ pub fn stop_question_answer(session: &Session, words: &str, k: &Knowledge) -> Op
     })
 }
 
+static KEEPS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:no[,.!]?\s*)?(?:(?:i'?ll\s+|we'?ll\s+|let'?s\s+|just\s+)?(?:keep|leave)\s+(?:it|them|that|this|those|the\s+\w+|ollama|vllm|the\s+server|the\s+model)(?:\s+(?:loaded|running|up|on|alone|as\s+is|where\s+it\s+is))?|don'?t\s+(?:stop|unload|kill)\s+(?:it|them|\w+))\b",
+    )
+});
+
+/// "No, keep it loaded", "leave it running": the owner keeps a server or
+/// model in the pool, whether or not a stop was proposed.
+pub fn keeps_server(session: &Session, words: &str) -> bool {
+    (session.procs.is_some() || session.ollama.is_some()) && KEEPS.is_match(words)
+}
+
+pub const KEPT: &str = "Noted: it stays as it is. I keep what it holds in the pool's accounting and will not propose stopping or unloading it unless you ask.";
+
+static WHICH_FIRST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:so\s+|ok\s+|and\s+)?(?:which|what)(?:\s+one)?\s+(?:first|to stop first|should i stop first|goes first|matters most)\b|\bwhich (?:one )?(?:first|should (?:i|go) first)\b",
+    )
+});
+
+/// "Which first?" while a stop of several processes waits: the one that
+/// holds the most of the pool first, each with what it holds; still a
+/// proposal for the owner's yes.
+pub fn stop_order_answer(session: &Session, words: &str, k: &Knowledge) -> Option<String> {
+    if !WHICH_FIRST.is_match(words) {
+        return None;
+    }
+    let Some(Action::Stop(list)) = &session.pending else {
+        return None;
+    };
+    let report = pool_report(session, k)?;
+    let mut held: Vec<(u64, String)> = report
+        .processes
+        .iter()
+        .filter(|v| list.iter().any(|(pid, _)| *pid == v.process.pid))
+        .map(|v| {
+            let centi = v
+                .cap_centi_gb
+                .or(v.process.rss_kib.map(|kib| kib * 1024 / 10_000_000))
+                .unwrap_or(0);
+            let what = match v.cap_centi_gb {
+                Some(c) => format!("claims up to {} GB ({})", show_centi(c), v.why),
+                None => format!(
+                    "holds {} GB resident now, with no cap of its own",
+                    show_centi(centi)
+                ),
+            };
+            (
+                centi,
+                format!("{} (pid {}): {what}", v.process.kind.label(), v.process.pid),
+            )
+        })
+        .collect();
+    if held.is_empty() {
+        return None;
+    }
+    held.sort_by_key(|h| std::cmp::Reverse(h.0));
+    let lines: Vec<String> = held.into_iter().map(|(_, l)| l).collect();
+    Some(format!(
+        "The one that holds the most of the pool first: {}. Nothing is stopped yet: reply yes, no, or yes with an exception (\"yes, but leave vllm running\").",
+        lines.join("; then ")
+    ))
+}
+
 /// What to run for each approved stop or unload, from knowledge/commands.md.
 pub fn stop_instructions(action: &Action, k: &Knowledge) -> (String, Vec<String>) {
     let mut md = String::from("Approved. Here is how (headroom runs nothing itself):\n\n");

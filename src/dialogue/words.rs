@@ -215,11 +215,23 @@ fn answer_pending(
         Approval::No => Answer::No,
         Approval::Yes => Answer::Yes,
         Approval::YesExcept(except) => {
-            if !partial_stop(session, except, true, at, out) {
-                // An exception that names nothing pending is no decision.
-                out.unclear_answer = true;
+            if partial_stop(session, except, true, at, out) {
+                return;
             }
-            return;
+            // "yes, but leave vllm running" when vLLM was never to be
+            // stopped: the exception is already kept, the yes is for all
+            // that waits. One naming nothing on the box is no decision.
+            let listed = session.procs.as_ref().is_some_and(|p| {
+                let lower = p.value.to_ascii_lowercase();
+                except
+                    .iter()
+                    .any(|w| lower.contains(&w.to_ascii_lowercase()))
+            });
+            if !listed || !matches!(session.pending, Some(Action::Stop(_))) {
+                out.unclear_answer = true;
+                return;
+            }
+            Answer::Yes
         }
         Approval::YesOnly(only) => {
             if !partial_stop(session, only, false, at, out) {
@@ -593,10 +605,13 @@ fn log_tz_in(text: &str) -> Option<(f64, String)> {
 
 /// Paths, a start time, or a thermal question in the owner's words.
 fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Absorbed) {
-    let named = if out.pasted_data {
+    let named: Vec<String> = if out.pasted_data {
         Vec::new()
     } else {
         files_named(text)
+            .into_iter()
+            .filter(|p| out.read_pastes == 0 || p.contains('/'))
+            .collect()
     };
     for path in named {
         session.data_sources.push(Known {

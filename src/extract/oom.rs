@@ -168,7 +168,7 @@ static STILL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FIXED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through)\b",
+        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through|(?:is |it'?s |now |and )?stable|runs fine|running fine|past step \d+|step \d+ now)\b",
     )
 });
 

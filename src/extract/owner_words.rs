@@ -118,10 +118,52 @@ fn kilo(text: &str) -> String {
 }
 
 /// "8192 seq len", "4096 token packing", "2048 tokens per sequence",
+/// "the batch, it is 2", "context length I want 2048", "max len 4096":
+/// a setting's name, a few words of the owner's, then its value.
+static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch|context(?:[\s_-]?(?:length|len|window))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|max[\s_-]?(?:len|length|seq(?:[\s_-]?len)?)|packing(?:[\s_-]?length)?|lora[\s_-]?rank|rank)\b[,:]?\s+((?:(?:i|we)\s+(?:want|need|use|have|set|picked|chose|went\s+with)|it(?:'s|\s+is|\s+was|\s+will\s+be)|(?:will|should|would)\s+be|is|was|of|around|about|roughly|set\s+to|to|at)\s+){1,3}(\d[\d,_]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two|sixty[\s-]?four)\b",
+    )
+});
+static MAX_LEN: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\bmax[\s_-]?len\b\s+(\d{3,6})\b"));
+
+fn labelled_values(text: &str) -> String {
+    let t = LABELLED.replace_all(text, |c: &Captures| {
+        let label = c[1].to_ascii_lowercase();
+        let name = if label.starts_with('b') || label.starts_with("micro") {
+            "batch"
+        } else if label.contains("rank") {
+            "rank"
+        } else {
+            "packing"
+        };
+        let value = match c[3].to_ascii_lowercase().replace(['-', ' '], "").as_str() {
+            "one" => "1".to_string(),
+            "two" => "2".into(),
+            "three" => "3".into(),
+            "four" => "4".into(),
+            "five" => "5".into(),
+            "six" => "6".into(),
+            "seven" => "7".into(),
+            "eight" => "8".into(),
+            "nine" => "9".into(),
+            "ten" => "10".into(),
+            "twelve" => "12".into(),
+            "sixteen" => "16".into(),
+            "thirtytwo" => "32".into(),
+            "sixtyfour" => "64".into(),
+            _ => c[3].to_string(),
+        };
+        format!("{name} {value}")
+    });
+    MAX_LEN.replace_all(&t, "packing $1").into_owned()
+}
+
 /// "4 batch", "4 sequences per micro-batch": the number before its name.
 static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?[\s_-]*len(?:gth)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]+tokens?(?:\s+per\s+(?:sequence|sample|example|row))?\b",
+        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?[\s_-]*len(?:gth)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]*(?:tokens?|toks?)(?:\s+per\s+(?:sequence|sample|example|row))?\b",
     )
 });
 static NUMBER_FIRST_BATCH: LazyLock<Regex> = LazyLock::new(|| {
@@ -271,7 +313,9 @@ pub fn split_correction(sentence: &str) -> Option<(String, String)> {
 
 /// "fine, make it 4096": a bare length of the size only a packing has.
 static BARE_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::re(r"(?i)\b(?:make it|go with|set it to|let'?s do|lets do|use)\s+(\d{3,6})\b")
+    crate::extract::re(
+        r"(?i)\b(?:make it|go with|set it to|let'?s do|lets do|use|go back to|back to|change it to|try|what about|how about)\s+(\d{3,6})\b",
+    )
 });
 static ANY_KEY: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
@@ -300,6 +344,7 @@ pub fn canonical(sentence: &str) -> String {
     let t = typos(sentence);
     let t = number_words(&t);
     let t = kilo(&t);
+    let t = labelled_values(&t);
     let t = number_first(&t);
     let t = negations(&t);
     let t = corrections(&t);
@@ -329,6 +374,36 @@ mod tests {
         assert_eq!(canonical("4k context"), "packing 4096");
         assert_eq!(canonical("1k ctx"), "packing 1024");
         assert_eq!(canonical("seq_len=4k"), "seq_len=4096");
+    }
+
+    #[test]
+    fn a_setting_named_then_valued_a_few_words_later() {
+        assert_eq!(
+            canonical("For the context length I want 2048, no sorry, 1024 is better I think."),
+            "For the packing 1024 is better I think."
+        );
+        assert_eq!(
+            canonical("Ah yes the batch, it is two."),
+            "Ah yes the batch 2."
+        );
+        assert_eq!(
+            canonical("max len 4096 forgot that"),
+            "packing 4096 forgot that"
+        );
+        assert_eq!(
+            canonical("bs 8, 2048 tok, bf16"),
+            "bs 8, packing 2048, bf16"
+        );
+        assert_eq!(canonical("lora rank should be 32"), "rank 32");
+        assert_eq!(
+            canonical("And if I go back to 2048, is still ok?"),
+            "And if I packing 2048, is still ok?"
+        );
+        // A number that is not the setting's value stays.
+        assert_eq!(
+            canonical("batch 2 and packing 4096"),
+            "batch 2 and packing 4096"
+        );
     }
 
     #[test]

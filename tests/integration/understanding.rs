@@ -414,3 +414,111 @@ fn preference_and_rl_objectives_are_read_in_the_chat() {
         "{out}"
     );
 }
+
+#[test]
+fn a_setting_named_then_valued_a_few_words_later_is_read() {
+    for (words, noted) in [
+        (
+            "lora for gemma-2-27b. For the context length I want 2048, no sorry, 1024 is better I think. bf16.",
+            "pack 1024",
+        ),
+        (
+            "lora on llama 3.1 8b, bf16. Ah yes the batch, it is two.",
+            "batch 2",
+        ),
+        (
+            "full fine-tune of llama 3.2 1b, bf16, batch 4, max len 4096",
+            "pack 4096",
+        ),
+        ("lora llama 3.2 1b, bs 8, 2048 tok, bf16", "pack 2048"),
+    ] {
+        let out = converse(&format!("{words}\n"));
+        let line = out.lines().find(|l| l.starts_with("Noted: ")).expect(&out);
+        assert!(line.contains(noted), "{words}: {line}");
+    }
+}
+
+#[test]
+fn short_follow_ups_get_answers_not_dead_ends() {
+    for (follow, answer) in [
+        ("so im good?", "For memory, yes"),
+        ("whats the sampler cmd again", "thermal-sample.sh"),
+        (
+            "how long wil 3870 steps take",
+            "does not estimate training speed",
+        ),
+    ] {
+        let out = converse(&format!(
+            "lora on llama 3.2 1b, bf16, batch 4, packing 1024\n\n{follow}\n"
+        ));
+        assert!(out.contains(answer), "{follow}: {out}");
+        assert!(!out.contains("found no run setting"), "{out}");
+    }
+    for stable in ["ran it, step 120 now and stable. thx", "it's stable now"] {
+        let out = converse(&format!(
+            "lora on llama 3.1 8b, bf16, batch 4, packing 4096\n\nOOM at step 12\n\nyes\n\n{stable}\n"
+        ));
+        assert!(out.contains("the OOM is gone"), "{stable}: {out}");
+    }
+}
+
+#[test]
+fn a_stop_of_several_is_ordered_on_request_and_a_yes_keeping_an_unlisted_server_stops_the_rest() {
+    let ps = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nollama      1734  0.1  1.0 2000000 1250000 ?      Ssl  Nov21  1:00 /usr/local/bin/ollama serve\nollama     30412 50.0 11.0 20000000 13200000 ?     Sl   09:00  5:00 /usr/local/bin/ollama runner --model /usr/share/ollama/.ollama/models/blobs/sha256-aa --ctx-size 8192\ndev        21877 10.0 20.0 48000000 4000000 ?     Ssl  Nov23  9:00 /home/dev/venv/bin/python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct --gpu-memory-utilization 0.6";
+    let out = converse(&format!(
+        "lora on mistral 7b, bf16, batch 4, packing 4096\n{ps}\n\nwhich first?\n\nyes, but leave vllm running\n"
+    ));
+    assert!(
+        out.contains("The one that holds the most of the pool first: Ollama runner"),
+        "{out}"
+    );
+    let approved = &out[out.rfind("Approved.").expect(&out)..];
+    assert!(approved.contains("kill 30412"), "{approved}");
+    assert!(!approved.contains("21877"), "{approved}");
+}
+
+#[test]
+fn no_keep_it_loaded_is_taken_as_the_owners_decision() {
+    let ollama =
+        std::fs::read_to_string(crate::support::repo().join("tests/fixtures/ollama-ps.txt"))
+            .unwrap();
+    for no in ["no, keep it loaded, people use it", "leave it running"] {
+        let out = converse(&format!(
+            "lora on llama 3.2 1b, bf16, batch 4, packing 1024\n{ollama}\n\n{no}\n"
+        ));
+        assert!(out.contains("Noted: it stays as it is"), "{no}: {out}");
+    }
+}
+
+#[test]
+fn a_pasted_config_named_in_the_words_is_the_paste_not_a_file() {
+    let config = std::fs::read_to_string(
+        crate::support::repo().join("tests/fixtures/llama-3.1-8b-config.json"),
+    )
+    .unwrap();
+    for lead in [
+        "Here is the config.json of the model if you need it:",
+        "config.json below",
+    ] {
+        let out = converse(&format!(
+            "lora, bf16, batch 2, packing 2048\n\n{lead}\n{config}\n"
+        ));
+        assert!(!out.contains("I could not read `config.json`"), "{out}");
+        assert!(out.contains("your pasted config.json"), "{out}");
+    }
+}
+
+#[test]
+fn a_pasted_key_value_log_is_a_training_log() {
+    let mut log = String::new();
+    for i in 1..=6 {
+        log.push_str(&format!(
+            "2025-12-03 09:{:02}:45,807 INFO step={} loss=1.8880 lr=1.933e-04 step_time=0.524s\n",
+            10 + i * 9,
+            i * 1000
+        ));
+    }
+    let out = converse(&format!("train log, grep'd every 1000 steps:\n{log}"));
+    assert!(!out.contains("I do not read the paste"), "{out}");
+    assert!(out.contains("training log"), "{out}");
+}

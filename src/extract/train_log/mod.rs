@@ -638,7 +638,18 @@ pub fn looks_like_train_paste(text: &str) -> bool {
             || text.contains("Step "));
     // One line is a log only when it could not be the owner's words: a
     // metrics dict or a progress bar with its counter and timings.
-    several || text.trim_start().starts_with("{'loss'") || PROGRESS_BAR.is_match(text)
+    several
+        || text.trim_start().starts_with("{'loss'")
+        || PROGRESS_BAR.is_match(text)
+        || steps_in(text)
+}
+
+/// Lines of any trainer the scanner reads steps and times from (`step=1000
+/// … step_time=0.524s`, JSON lines, stamped step lines): a log, whatever
+/// its shape, when it gives two timed steps or more.
+fn steps_in(text: &str) -> bool {
+    text.lines().filter(|l| !l.trim().is_empty()).count() >= 2
+        && read_train_log(text.as_bytes(), None).is_ok_and(|log| log.samples.len() >= 2)
 }
 
 /// tqdm's "26/101 [06:45<17:27, 13.96s/it]" (Lightning adds ", v_num=…").

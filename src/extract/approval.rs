@@ -44,6 +44,14 @@ const NO: &[&str] = &[
     "not yet",
     "rather not",
     "never",
+    "nah",
+];
+
+/// Words after a no that only say what stays ("nah keep it", "no, leave it
+/// as is").
+const KEEP_FILLER: &[&str] = &[
+    "keep", "it", "as", "is", "the", "run", "that", "thanks", "leave", "stay", "current", "one",
+    "mine", "same", "thx", "please",
 ];
 
 /// Words that only repeat the action after a yes ("yes, stop it").
@@ -115,7 +123,13 @@ pub fn approval(text: &str) -> Option<Approval> {
                 .all(|x| YES.contains(&x.as_str()) || FILLER.contains(&x.as_str()))
     };
     let is_yes = plain_yes || YES.contains(&norm.as_str()) || YES.contains(&first.as_str());
-    let is_no = NO.contains(&norm.as_str()) || NO.contains(&first.as_str());
+    let plain_no = {
+        let w = words(&norm);
+        w.first()
+            .is_some_and(|f| ["no", "nah", "nope", "n"].contains(&f.as_str()))
+            && w.iter().skip(1).all(|x| KEEP_FILLER.contains(&x.as_str()))
+    };
+    let is_no = plain_no || NO.contains(&norm.as_str()) || NO.contains(&first.as_str());
     // Both a yes and a no in one answer ("yes no", "go, no") is no decision.
     let says_no_too = words(&rest)
         .iter()
@@ -191,6 +205,9 @@ mod tests {
         assert_eq!(answer("no"), Some(Answer::No));
         assert_eq!(answer("No, thanks"), Some(Answer::No));
         assert_eq!(answer("batch 2"), None);
+        assert_eq!(answer("nah keep it"), Some(Answer::No));
+        assert_eq!(answer("no, leave it as is"), Some(Answer::No));
+        assert_eq!(answer("no batch 4"), None);
     }
 
     #[test]

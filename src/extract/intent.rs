@@ -67,7 +67,7 @@ static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
 
 static LAUNCH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|cool|great|nice|perfect|alright)[,\s]+)*(?:(?:so\s+)?(?:i|we) (?:just |can )?(?:launch|start|run|kick off|go ahead with) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:can|should|shall) (?:i|we) (?:launch|start|run|kick off) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:am i |are we )?good to go|(?:so\s+)?(?:i'?m|im|i am|we'?re|we are|am i|are we) (?:good|fine|ok(?:ay)?|safe|set)(?: then| now| to go)?|(?:is )?(?:it )?still ok(?:ay)?|ready to (?:launch|go|start)|safe to (?:launch|start|run)(?: it)?|(?:just )?go for it|launch it)\s*[?.!]*\s*$",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|cool|great|nice|perfect|alright|done|killed it|stopped it)[,.\s]+)*(?:(?:so\s+)?(?:i|we) (?:just |can )?(?:launch|start|run|kick off|go ahead with) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:can|should|shall) (?:i|we) (?:launch|start|run|kick off) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:am i |are we )?good to go|anything else before (?:i|we) (?:launch|start|run|kick off)(?: it)?|(?:so\s+)?(?:i'?m|im|i am|we'?re|we are|am i|are we) (?:good|fine|ok(?:ay)?|safe|set)(?: then| now| to go)?|(?:is )?(?:it )?still ok(?:ay)?|ready to (?:launch|go|start)|safe to (?:launch|start|run)(?: it)?|(?:just )?go for it|launch it)\s*[?.!]*\s*$",
     )
 });
 
@@ -304,6 +304,7 @@ mod tests {
             "so we just run it then?",
             "so im good?",
             "am I fine then?",
+            "done, killed it. anything else before i launch?",
         ] {
             assert_eq!(follow_up(t), Some(FollowUp::Launch), "{t}");
         }

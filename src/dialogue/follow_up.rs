@@ -191,7 +191,11 @@ fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
         },
         (ThermalVerdict::InsufficientData, _) => format!(
             "I cannot judge it yet: {}.",
-            a.insufficient.join("; ")
+            a.insufficient
+                .iter()
+                .map(|i| i.trim_end_matches('.'))
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
     }
 }

@@ -200,7 +200,18 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
     let thermal_span = (!valid.is_empty()).then(|| (valid[0].t, valid[valid.len() - 1].t));
     let reasons_sampled = thermal.iter().any(|x| x.thermal_flag.is_some());
     let mut insufficient = Vec::new();
-    if valid.len() < r.min_samples || thermal_span.is_none_or(|(a, b)| b - a < r.min_span) {
+    let span = thermal_span.map_or(0.0, |(a, b)| b - a);
+    if valid.len() < r.min_samples && span >= r.min_span {
+        // A long span with few rows is an excerpt ("trimmed to every 20
+        // min"): the file the sampler wrote has the rows that decide it.
+        insufficient.push(format!(
+            "{} thermal sample(s) over {:.0} minutes: too sparse to judge (want {} or more); an excerpt leaves out the samples that show when power, clocks and temperature changed. Give me the whole file the sampler wrote (its path, or all of it pasted): at one sample every 30 s that span has about {:.0} rows.",
+            valid.len(),
+            span / 60.0,
+            r.min_samples,
+            span / 30.0
+        ));
+    } else if valid.len() < r.min_samples || span < r.min_span {
         insufficient.push(format!(
             "{} thermal sample(s) spanning {:.0} s: too few to judge (want {} or more over at least {:.0} minutes). Sample for the whole run: `bash assets/thermal-sample.sh 30 thermal.log`.",
             valid.len(),
@@ -417,6 +428,30 @@ mod tests {
             power_cap_flag: None,
             cpu_temp_c: None,
         }
+    }
+
+    #[test]
+    fn an_excerpt_over_hours_asks_for_the_whole_file_and_a_short_one_for_more_time() {
+        let excerpt: Vec<_> = (0..9)
+            .map(|i| sample(i as f64 * 1200.0, 58.0 + i as f32 * 3.0, 96.0))
+            .collect();
+        let a = analyze(&excerpt, None, Knowledge::embedded());
+        assert_eq!(a.verdict, ThermalVerdict::InsufficientData);
+        assert!(
+            a.insufficient[0].contains("over 160 minutes: too sparse"),
+            "{:?}",
+            a.insufficient
+        );
+        assert!(a.insufficient[0].contains("Give me the whole file"));
+        let short: Vec<_> = (0..20)
+            .map(|i| sample(i as f64 * 5.0, 60.0, 96.0))
+            .collect();
+        let a = analyze(&short, None, Knowledge::embedded());
+        assert!(
+            a.insufficient[0].contains("too few to judge"),
+            "{:?}",
+            a.insufficient
+        );
     }
 
     #[test]

@@ -62,6 +62,12 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
     out
 }
 
+/// Does the model vLLM loaded (its log's "Model loading took" GiB) still
+/// fit in `fraction` of what CUDA reports? Unknown weights do.
+fn weights_load_at(fraction: f64, cuda_gib: f64, model_load_gib: Option<f64>) -> bool {
+    model_load_gib.is_none_or(|g| fraction * cuda_gib > g)
+}
+
 /// The server's claim at `fraction` beside the run: each term, the verdict
 /// for both together, and the largest fraction that leaves the run its peak.
 pub fn share_lines(
@@ -101,7 +107,7 @@ pub fn share_lines(
             "they do not fit side by side"
         }
     ));
-    let weights_fit = |f: f64| model_load_gib.is_none_or(|g| f * s.cuda_gib > g);
+    let weights_fit = |f: f64| weights_load_at(f, s.cuda_gib, model_load_gib);
     lines.push(match s.largest_fraction {
         Some(f) if !weights_fit(f) => format!(
             "the largest fraction that leaves your run its peak is {} ({} × {} GiB = {:.2} GiB), less than the {} GiB the model took to load: vLLM cannot serve this model beside this run; stop it for the run, or make the run smaller (shorter packing first, then a smaller batch)",
@@ -143,8 +149,7 @@ pub fn refraction(session: &Session, k: &Knowledge) -> Option<f64> {
         return None;
     }
     let f = s.largest_fraction?;
-    let weights_fit = log.model_load_gib.is_none_or(|g| f * s.cuda_gib > g);
-    weights_fit.then_some(f)
+    weights_load_at(f, s.cuda_gib, log.model_load_gib).then_some(f)
 }
 
 /// The yes-gated proposal for a restart at a lower fraction.

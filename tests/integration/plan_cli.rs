@@ -497,6 +497,16 @@ fn each_objective_changes_exactly_its_terms() {
             .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr))
     };
     let gb = |j: &serde_json::Value, key: &str| j["terms"][format!("{key}_gb")].as_f64();
+    let last_note = |j: &serde_json::Value| -> String {
+        j["notes"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
     let sft = plan(&["--method", "full"]);
     let dpo = plan(&["--method", "full", "--objective", "dpo"]);
     assert_eq!(gb(&sft, "reference"), None);
@@ -537,13 +547,7 @@ fn each_objective_changes_exactly_its_terms() {
     assert_eq!(gb(&grpo(&["--beta", "0"]), "reference"), Some(0.0));
     // 0.3 × 121.69 GiB = 39.20 GB, and the largest fraction is worked out.
     assert_eq!(gb(&with_ref, "generator"), Some(39.2));
-    let note = with_ref["notes"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .as_str()
-        .unwrap();
+    let note = last_note(&with_ref);
     assert!(
         note.contains("largest vllm_gpu_memory_utilization"),
         "{note}"
@@ -555,13 +559,7 @@ fn each_objective_changes_exactly_its_terms() {
     );
     let server = grpo(&["--vllm", "server"]);
     assert_eq!(gb(&server, "generator"), None);
-    let note = server["notes"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .as_str()
-        .unwrap();
+    let note = last_note(&server);
     assert!(
         note.contains("trl vllm-serve") && note.contains("--gpu-memory-utilization"),
         "{note}"

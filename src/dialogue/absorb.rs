@@ -194,6 +194,9 @@ impl Absorbed {
 
 pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
     let f = &session.facts;
+    let peak = |facts: &crate::dialogue::facts::Facts| {
+        crate::dialogue::plan_turn::build_plan(facts, k).map(|(p, _)| p.estimate.total_centi_gb)
+    };
     let bf16_lora = if f
         .method
         .as_ref()
@@ -207,12 +210,41 @@ pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
     } else {
         None
     };
+    let objective = f
+        .objective
+        .as_ref()
+        .and_then(|o| o.value.build().ok())
+        .unwrap_or(crate::calc::objective::Objective::Sft);
+    let weights_centi = match objective {
+        crate::calc::objective::Objective::Rl { .. } => {
+            crate::dialogue::plan_turn::build_plan(f, k).and_then(|(p, _)| {
+                p.estimate
+                    .terms
+                    .iter()
+                    .find(|t| t.key == "weights")
+                    .map(|t| t.centi_gb)
+            })
+        }
+        _ => None,
+    };
+    let lengths = crate::dialogue::plan_turn::missing(f)
+        .iter()
+        .all(|s| *s != crate::dialogue::facts::SlotName::Pack);
     RunShape {
         bf16_lora,
         method: f.method.as_ref().map(|m| m.value),
         batch: f.batch.as_ref().map(|b| b.value),
         pack: f.pack.as_ref().map(|p| p.value),
-        complete: f.model.is_some() && f.method.is_some() && f.batch.is_some() && f.pack.is_some(),
+        complete: f.model.is_some() && f.method.is_some() && f.batch.is_some() && lengths,
+        objective,
+        weights_centi,
+        cuda_gib: k.spark("memory CUDA reports").value,
+        now_centi: peak(f),
+        after_centi: Rung::ALL.map(|r| {
+            (r != Rung::Flush)
+                .then(|| peak(&changed_facts(f, r, Timestamp::UNIX_EPOCH)))
+                .flatten()
+        }),
     }
 }
 

@@ -2,12 +2,15 @@
 //! owner's turns at start rebuilds exactly where the ladder stood.
 //!
 //! Order is the seed's: (1) flush the page cache between runs, (2) shorter
-//! packing, then a smaller batch, (3) QLoRA → bf16 LoRA; each result is
-//! observed before the next rung is proposed, and each rung is proposed only
-//! after the owner approves it.
+//! packing, then a smaller batch, (3) QLoRA → bf16 LoRA; a preference or
+//! RL run's own steps come after step 1. Each result is observed before
+//! the next rung is proposed, and each rung is proposed only after the
+//! owner approves it. A rung of another kind of run (fewer generations for
+//! SFT) is never proposed, shown or skipped: it stays open and out of view.
 
+use crate::calc::objective::{Generator, Objective, Reference};
 use crate::calc::setup::Method;
-use crate::extract::oom::{OomReport, Phase, Rung, StepResult};
+use crate::extract::oom::{OomReport, Phase, Rung, RungFamily, StepResult};
 use crate::extract::ps::ProcessKind;
 use jiff::Timestamp;
 use std::collections::BTreeMap;
@@ -63,6 +66,9 @@ pub struct Ladder {
     pub rungs: BTreeMap<Rung, RungStatus>,
     pub resolved: bool,
     pub awaiting: Awaiting,
+    /// The run's objective when the ladder last advanced: which rungs are
+    /// this run's.
+    pub objective: Objective,
 }
 
 impl Ladder {
@@ -77,7 +83,16 @@ impl Ladder {
             rungs: Rung::ALL.iter().map(|r| (*r, RungStatus::Open)).collect(),
             resolved: false,
             awaiting: Awaiting::Nothing,
+            objective: Objective::Sft,
         }
+    }
+
+    /// The rungs of this run, in order.
+    pub fn own_rungs(&self) -> impl Iterator<Item = (&Rung, &RungStatus)> {
+        let objective = self.objective;
+        self.rungs
+            .iter()
+            .filter(move |(r, s)| belongs(**r, objective) || !matches!(s, RungStatus::Open))
     }
 
     pub fn status(&self, rung: Rung) -> &RungStatus {
@@ -146,7 +161,43 @@ pub struct RunShape {
     /// The estimator's bf16 LoRA total and the budget, hundredths of a GB,
     /// when the run is QLoRA (step 3 cannot help if it does not fit).
     pub bf16_lora: Option<(u64, u64)>,
+    pub objective: Objective,
+    /// The policy's weights, hundredths of a GB: a colocated vLLM loads
+    /// them inside its fraction.
+    pub weights_centi: Option<u64>,
+    /// What CUDA reports on a Spark, GiB: the base of vLLM's fraction.
+    pub cuda_gib: f64,
+    /// The estimator's peak now and after each rung's change (by its place
+    /// in `Rung::ALL`), hundredths of a GB: a change that does not lower
+    /// the peak is not proposed.
+    pub now_centi: Option<u64>,
+    pub after_centi: [Option<u64>; Rung::ALL.len()],
 }
+
+/// GB a colocated vLLM claims per unit of `vllm_gpu_memory_utilization`
+/// (121.69 GiB CUDA reports on a Spark), hundredths.
+pub fn colocate_centi(fraction: f64, cuda_gib: f64) -> u64 {
+    (fraction * cuda_gib * crate::calc::units::GIB / 1e7).floor() as u64
+}
+
+/// Does the rung belong to this kind of run at all?
+pub fn belongs(rung: Rung, objective: Objective) -> bool {
+    match (rung.family(), objective) {
+        // An RL run's sequences are its prompt and completion: the
+        // completion step is its packing.
+        (RungFamily::Any, Objective::Rl { .. }) => rung != Rung::Packing,
+        (RungFamily::Any, _) => true,
+        (RungFamily::Rl, Objective::Rl { .. }) => true,
+        (RungFamily::Preference, Objective::Preference { .. }) => true,
+        (RungFamily::Reference, Objective::Preference { .. } | Objective::Rl { .. }) => true,
+        _ => false,
+    }
+}
+
+/// The fewest completions per prompt GRPO's group advantage works with.
+pub const FEWEST_GENERATIONS: u64 = 2;
+/// The shortest completion the ladder proposes.
+pub const SHORTEST_COMPLETION: u64 = 64;
 
 /// The shortest packing the ladder proposes; below this the run is not a
 /// long-context job and shorter packing stops helping.
@@ -198,8 +249,9 @@ pub fn advance(ladder: &mut Ladder, run: RunShape) -> Option<Rung> {
         ladder.awaiting = Awaiting::DidFlush;
         return None;
     }
+    ladder.objective = run.objective;
     for rung in Rung::ALL {
-        if ladder.status(rung).settled() {
+        if ladder.status(rung).settled() || !belongs(rung, run.objective) {
             continue;
         }
         if let Some(why) = not_applicable(rung, run) {
@@ -214,7 +266,97 @@ pub fn advance(ladder: &mut Ladder, run: RunShape) -> Option<Rung> {
     None
 }
 
+/// Why a rung of this run cannot help it: its own reason first (batch
+/// already 1), then a change that does not lower the estimator's peak.
 fn not_applicable(rung: Rung, run: RunShape) -> Option<String> {
+    own_reason(rung, run).or_else(|| no_lower(rung, run))
+}
+
+fn no_lower(rung: Rung, run: RunShape) -> Option<String> {
+    let place = Rung::ALL.iter().position(|r| *r == rung).unwrap_or(0);
+    if let (Some(now), Some(after)) = (run.now_centi, run.after_centi[place])
+        // Step 3 is the seed's: a QLoRA OOM is the transient dequantization
+        // buffers, which bf16 LoRA does not have, though its plan is larger.
+        && !matches!(rung, Rung::Flush | Rung::Method)
+        && after >= now
+    {
+        return Some(match rung {
+            Rung::Generations => format!(
+                "per_device_train_batch_size counts completions (TRL GRPOConfig), so fewer per prompt regroups the same {} completions: the step stays at {} GB",
+                run.batch.unwrap_or(0),
+                crate::calc::units::show_centi(now)
+            ),
+            _ => format!(
+                "the estimator puts the run at {} GB with it, not below the {} GB it is now",
+                crate::calc::units::show_centi(after),
+                crate::calc::units::show_centi(now)
+            ),
+        });
+    }
+    None
+}
+
+fn own_reason(rung: Rung, run: RunShape) -> Option<String> {
+    let full = run.method == Some(Method::Full);
+    match (rung, run.objective) {
+        (Rung::Generations, Objective::Rl { generations, .. })
+            if generations / 2 < FEWEST_GENERATIONS =>
+        {
+            return Some(format!(
+                "num_generations is already {generations}; the group advantage needs at least {FEWEST_GENERATIONS}"
+            ));
+        }
+        (Rung::Completion, Objective::Rl { completion, .. })
+            if completion / 2 < SHORTEST_COMPLETION =>
+        {
+            return Some(format!(
+                "completions are already {completion} tokens; halving them would go under {SHORTEST_COMPLETION}"
+            ));
+        }
+        (Rung::Colocate, Objective::Rl { generator, .. }) => {
+            return match generator {
+                Generator::Colocate { fraction, shared } => {
+                    let half = colocate_centi(fraction / 2.0, run.cuda_gib);
+                    match run.weights_centi {
+                        Some(w) if !shared && half <= w => Some(format!(
+                            "half the fraction ({}) would give vLLM {} GB, not more than the {} GB of weights it loads",
+                            crate::calc::units::plain(fraction / 2.0),
+                            crate::calc::units::show_centi(half),
+                            crate::calc::units::show_centi(w)
+                        )),
+                        _ => None,
+                    }
+                }
+                Generator::Server => Some(
+                    "vLLM runs as its own server: on one Spark its memory is the pool's second tenant, not this run's fraction".into(),
+                ),
+                Generator::Policy => Some("the policy generates its own completions: no vLLM share".into()),
+            };
+        }
+        (Rung::Reference, Objective::Preference { reference, .. }) => {
+            return match reference {
+                Reference::Model if full => None,
+                Reference::Model => Some(
+                    "with LoRA the reference is the base with the adapter off: no copy to drop"
+                        .into(),
+                ),
+                Reference::Precomputed => {
+                    Some("the reference log-probs are already precomputed".into())
+                }
+                Reference::None => Some("the run holds no reference model".into()),
+            };
+        }
+        (Rung::LoraReference, objective) => {
+            return match objective.reference() {
+                Reference::Model if full => None,
+                Reference::Model => {
+                    Some("an adapter run already uses the base as its reference".into())
+                }
+                _ => Some("the run holds no reference model".into()),
+            };
+        }
+        _ => {}
+    }
     match rung {
         Rung::Packing if run.pack.is_some_and(|p| p / 2 < SHORTEST_PACK) => Some(format!(
             "packing is already {}; halving it would go under {SHORTEST_PACK} tokens",
@@ -248,6 +390,11 @@ mod tests {
             pack: Some(2048),
             complete: true,
             bf16_lora: None,
+            objective: Objective::Sft,
+            weights_centi: None,
+            cuda_gib: 121.69,
+            now_centi: None,
+            after_centi: [None; Rung::ALL.len()],
         }
     }
 
@@ -300,5 +447,31 @@ mod tests {
             *l.status(Rung::Batch),
             RungStatus::Skipped("batch is already 1".into())
         );
+    }
+
+    #[test]
+    fn a_change_that_does_not_lower_the_peak_is_skipped_with_the_figures() {
+        let mut l = ladder();
+        l.set(Rung::Flush, RungStatus::Result(StepResult::StillOom));
+        let mut after = [None; Rung::ALL.len()];
+        after[5] = Some(9_013); // packing: no lower
+        after[6] = Some(5_580); // batch: lower
+        let run = RunShape {
+            method: Some(Method::Lora),
+            now_centi: Some(9_013),
+            after_centi: after,
+            ..shape()
+        };
+        assert_eq!(advance(&mut l, run), Some(Rung::Batch));
+        assert_eq!(
+            *l.status(Rung::Packing),
+            RungStatus::Skipped(
+                "the estimator puts the run at 90.13 GB with it, not below the 90.13 GB it is now"
+                    .into()
+            )
+        );
+        // A supervised run never sees the objective rungs, not even skipped.
+        assert_eq!(*l.status(Rung::Generations), RungStatus::Open);
+        assert_eq!(l.own_rungs().count(), 4);
     }
 }

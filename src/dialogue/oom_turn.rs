@@ -2,11 +2,13 @@
 //! the next step (asked for approval first), with the estimator's figure
 //! for every configuration change.
 
+use crate::calc::objective::{Generator, Objective, ObjectiveSpec, Reference};
 use crate::calc::setup::Method;
-use crate::calc::units::show_centi;
+use crate::calc::units::{plain, show_centi};
 use crate::dialogue::absorb::OomEvent;
 use crate::dialogue::after_ladder::after_ladder;
 use crate::dialogue::facts::{Facts, Known};
+use crate::dialogue::ladder::FEWEST_GENERATIONS;
 use crate::dialogue::ladder::{Awaiting, Ladder, RungStatus};
 use crate::dialogue::plan_turn::{ask_for, build_plan, missing};
 use crate::dialogue::session::{Session, when};
@@ -64,9 +66,86 @@ pub fn changed_facts(facts: &Facts, rung: Rung, at: jiff::Timestamp) -> Facts {
                 at,
             });
         }
+        Rung::LoraReference => {
+            f.method = Some(Known {
+                value: Method::Lora,
+                words,
+                at,
+            });
+        }
+        Rung::Generations | Rung::Completion | Rung::Colocate | Rung::Reference => {
+            if let Some(o) = &f.objective
+                && let Ok(built) = o.value.build()
+            {
+                let mut spec = o.value.clone();
+                changed_objective(&mut spec, built, rung);
+                f.objective = Some(Known {
+                    value: spec,
+                    words,
+                    at,
+                });
+            }
+        }
         Rung::Flush => {}
     }
     f
+}
+
+/// A preference or RL rung's change to the objective: half the
+/// generations (at least 2), half the completion, half the colocate
+/// fraction, the reference precomputed.
+fn changed_objective(spec: &mut ObjectiveSpec, built: Objective, rung: Rung) {
+    match (rung, built) {
+        (Rung::Generations, Objective::Rl { generations, .. }) => {
+            spec.generations = Some((generations / 2).max(FEWEST_GENERATIONS))
+        }
+        (Rung::Completion, Objective::Rl { completion, .. }) => {
+            spec.completion = Some(completion / 2)
+        }
+        (
+            Rung::Colocate,
+            Objective::Rl {
+                generator: Generator::Colocate { fraction, .. },
+                ..
+            },
+        ) => spec.fraction = Some(halved_fraction(fraction)),
+        (Rung::Reference, _) => spec.reference = Some(Reference::Precomputed),
+        _ => {}
+    }
+}
+
+/// Half a vLLM fraction, to two decimals, rounded down.
+fn halved_fraction(f: f64) -> f64 {
+    (f * 50.0).floor() / 100.0
+}
+
+/// The objective's part a rung changes, before → after.
+fn objective_change(facts: &Facts, rung: Rung) -> String {
+    let Some(built) = facts.objective.as_ref().and_then(|o| o.value.build().ok()) else {
+        return String::new();
+    };
+    match (rung, built) {
+        (Rung::Generations, Objective::Rl { generations, .. }) => format!(
+            "num_generations {generations} → {}",
+            (generations / 2).max(FEWEST_GENERATIONS)
+        ),
+        (Rung::Completion, Objective::Rl { completion, .. }) => {
+            format!("max_completion_length {completion} → {}", completion / 2)
+        }
+        (
+            Rung::Colocate,
+            Objective::Rl {
+                generator: Generator::Colocate { fraction, .. },
+                ..
+            },
+        ) => format!(
+            "vllm_gpu_memory_utilization {} → {}",
+            plain(fraction),
+            plain(halved_fraction(fraction))
+        ),
+        (Rung::Reference, _) => "a reference model → precomputed reference log-probs".into(),
+        _ => String::new(),
+    }
 }
 
 fn figure(facts: &Facts, rung: Rung, k: &Knowledge) -> String {
@@ -88,6 +167,10 @@ fn figure(facts: &Facts, rung: Rung, k: &Knowledge) -> String {
             .map(|b| format!("batch {} → {}", b.value, (b.value / 2).max(1)))
             .unwrap_or_default(),
         Rung::Method => "QLoRA → bf16 LoRA".into(),
+        Rung::LoraReference => "full → LoRA".into(),
+        Rung::Generations | Rung::Completion | Rung::Colocate | Rung::Reference => {
+            objective_change(facts, rung)
+        }
         Rung::Flush => String::new(),
     };
     format!(
@@ -115,6 +198,26 @@ pub fn proposal(rung: Rung, facts: &Facts, k: &Knowledge) -> String {
         ),
         Rung::Method => format!(
             "Step 3 of the OOM ladder: QLoRA → bf16 LoRA. {DEQUANT}{} It changes the job's method: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::Generations => format!(
+            "Next for this RL run: fewer generations per prompt. Each prompt's completions go through the policy's forward and backward together, so the step's activations, logits and rollout log-probs scale with them; fewer also makes the group's advantage estimate noisier.{} It changes the job's configuration (num_generations, which must still divide the generation batch), so it is your call: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::Completion => format!(
+            "Next for this RL run: shorter completions. Only completion tokens are scored, so the logits and rollout log-probs scale with max_completion_length; completions cut short lose their ends (and their reward).{} It changes the job's configuration: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::Colocate => format!(
+            "Next for this RL run: a lower colocate fraction. vLLM claims its whole vllm_gpu_memory_utilization share of the pool when it starts, weights and KV cache, so less of it leaves the policy step more; a smaller KV cache generates fewer sequences at once (slower rollouts).{} It changes the job's configuration: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::Reference => format!(
+            "Next for this preference run: precompute the reference log-probs (TRL `precompute_ref_log_probs=True`) so no frozen reference model is held during the steps; the loss is the same, computed from the cached values.{} It changes the job's configuration: go ahead? (yes/no)",
+            figure(facts, rung, k)
+        ),
+        Rung::LoraReference => format!(
+            "Next: train LoRA adapters instead of the full model; with PEFT the reference is the base with the adapter disabled, so the frozen copy, the gradients and the optimizer state of the full model all go.{} It changes the job's method: go ahead? (yes/no)",
             figure(facts, rung, k)
         ),
     }
@@ -158,6 +261,43 @@ pub fn applied(rung: Rung, facts: &Facts, k: &Knowledge) -> (String, Vec<String>
             ),
             Vec::new(),
         ),
+        Rung::LoraReference => (
+            format!(
+                "Approved. Give the trainer a LoRA config (peft_config) and no ref_model; I now plan it as LoRA with the base as its reference.{tell}"
+            ),
+            Vec::new(),
+        ),
+        Rung::Generations | Rung::Completion | Rung::Colocate | Rung::Reference => {
+            let what = objective_setting(facts, rung);
+            (
+                format!("Approved. {what} I now plan with it.{tell}"),
+                Vec::new(),
+            )
+        }
+    }
+}
+
+/// The setting an approved objective rung leaves, as the trainer spells it.
+fn objective_setting(facts: &Facts, rung: Rung) -> String {
+    let Some(built) = facts.objective.as_ref().and_then(|o| o.value.build().ok()) else {
+        return String::new();
+    };
+    match (rung, built) {
+        (Rung::Generations, Objective::Rl { generations, .. }) => {
+            format!("Set num_generations to {generations}.")
+        }
+        (Rung::Completion, Objective::Rl { completion, .. }) => {
+            format!("Set max_completion_length to {completion}.")
+        }
+        (
+            Rung::Colocate,
+            Objective::Rl {
+                generator: Generator::Colocate { fraction, .. },
+                ..
+            },
+        ) => format!("Set vllm_gpu_memory_utilization to {}.", plain(fraction)),
+        (Rung::Reference, _) => "Set precompute_ref_log_probs=True (TRL DPOConfig).".into(),
+        _ => String::new(),
     }
 }
 
@@ -181,8 +321,7 @@ pub fn ladder_line(ladder: &Ladder) -> String {
         return format!("resolved (OOM of {})", when(ladder.opened_at));
     }
     let steps: Vec<String> = ladder
-        .rungs
-        .iter()
+        .own_rungs()
         .filter(|(_, s)| !matches!(s, RungStatus::Open))
         .map(|(rung, status)| format!("{}: {}", rung.label(), status_text(status)))
         .collect();
@@ -213,7 +352,7 @@ pub fn ladder_status(ladder: &Ladder) -> String {
             .unwrap_or_default(),
         if ladder.resolved { ", resolved" } else { "" }
     );
-    for (rung, status) in &ladder.rungs {
+    for (rung, status) in ladder.own_rungs() {
         let _ = writeln!(md, "- {}: {}", rung.label(), status_text(status));
     }
     md
@@ -307,7 +446,10 @@ fn plan_figure(session: &Session, k: &Knowledge, lead: &str) -> Option<String> {
     let assumed: Vec<&str> = [
         ("dtype", f.dtype.is_none()),
         ("batch", f.batch.is_none()),
-        ("packing", f.pack.is_none()),
+        (
+            "packing",
+            missing(f).contains(&crate::dialogue::facts::SlotName::Pack),
+        ),
     ]
     .into_iter()
     .filter_map(|(name, missing)| missing.then_some(name))
@@ -348,6 +490,32 @@ fn pool_suspicion(k: &Knowledge) -> String {
     )
 }
 
+/// The ladder's order for this run: the seed's three steps, with a
+/// preference or RL run's own steps after step 1.
+fn order_line(session: &Session) -> String {
+    const SEED: &str = "(1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA";
+    let objective = session
+        .facts
+        .objective
+        .as_ref()
+        .and_then(|o| o.value.build().ok())
+        .unwrap_or(Objective::Sft);
+    if objective == Objective::Sft {
+        return SEED.into();
+    }
+    let rest: Vec<&str> = Rung::ALL
+        .into_iter()
+        .skip(1)
+        .filter(|r| crate::dialogue::ladder::belongs(*r, objective))
+        .map(Rung::short)
+        .collect();
+    format!(
+        "(1) flush the page cache between runs, then for this {} run: {}",
+        objective.label(),
+        rest.join(", ")
+    )
+}
+
 /// What the ladder says for this turn's event, then what it needs next.
 pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Block> {
     let Some(ladder) = &session.ladder else {
@@ -372,7 +540,10 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
             if let Some(t) = &ladder.tried_to_allocate {
                 let _ = write!(md, "; it tried to allocate {t}");
             }
-            md.push_str(". I work the OOM ladder in order, never skipping ahead, and each step's result comes before the next: (1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA.");
+            md.push_str(&format!(
+                ". I work the OOM ladder in order, never skipping ahead, and each step's result comes before the next: {}.",
+                order_line(session)
+            ));
             push(md);
             push(plan_line(session, k).unwrap_or_default());
             if let Some(figures) = &ladder.figures {

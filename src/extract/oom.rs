@@ -38,25 +38,85 @@ pub struct OomReport {
     pub figures: Option<crate::extract::oom_figures::OomFigures>,
 }
 
-/// A rung of the ladder, in the seed's order.
+/// A rung of the ladder, in the seed's order, with a preference or RL
+/// run's own steps after step 1 (issue 20's order: fewer generations,
+/// shorter completions, a lower colocate fraction, precomputed reference
+/// log-probs, the reference shared by LoRA).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rung {
     Flush,
+    Generations,
+    Completion,
+    Colocate,
+    Reference,
     Packing,
     Batch,
+    LoraReference,
     Method,
 }
 
+/// The runs a rung belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RungFamily {
+    /// Every run (the seed's rungs).
+    Any,
+    /// GRPO, RLOO, PPO: generation.
+    Rl,
+    /// DPO, IPO, KTO, ORPO.
+    Preference,
+    /// A preference or RL run that may hold a reference model.
+    Reference,
+}
+
 impl Rung {
-    pub const ALL: [Rung; 4] = [Rung::Flush, Rung::Packing, Rung::Batch, Rung::Method];
+    pub const ALL: [Rung; 9] = [
+        Rung::Flush,
+        Rung::Generations,
+        Rung::Completion,
+        Rung::Colocate,
+        Rung::Reference,
+        Rung::Packing,
+        Rung::Batch,
+        Rung::LoraReference,
+        Rung::Method,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             Rung::Flush => "step 1: flush the page cache between runs",
+            Rung::Generations => "RL step: fewer generations per prompt",
+            Rung::Completion => "RL step: shorter completions",
+            Rung::Colocate => "RL step: a lower colocate fraction",
+            Rung::Reference => "precomputed reference log-probs",
             Rung::Packing => "step 2: shorter packing",
             Rung::Batch => "step 2: smaller batch",
+            Rung::LoraReference => "full → LoRA (the base is the reference)",
             Rung::Method => "step 3: QLoRA → bf16 LoRA",
+        }
+    }
+
+    /// The rung in a few words, for the ladder's order line.
+    pub fn short(self) -> &'static str {
+        match self {
+            Rung::Flush => "flush the page cache between runs",
+            Rung::Generations => "fewer generations",
+            Rung::Completion => "shorter completions",
+            Rung::Colocate => "a lower colocate fraction",
+            Rung::Reference => "precomputed reference log-probs",
+            Rung::Packing => "shorter packing",
+            Rung::Batch => "a smaller batch",
+            Rung::LoraReference => "full → LoRA, so the base is the reference",
+            Rung::Method => "QLoRA → bf16 LoRA",
+        }
+    }
+
+    pub fn family(self) -> RungFamily {
+        match self {
+            Rung::Generations | Rung::Completion | Rung::Colocate => RungFamily::Rl,
+            Rung::Reference => RungFamily::Preference,
+            Rung::LoraReference => RungFamily::Reference,
+            Rung::Flush | Rung::Packing | Rung::Batch | Rung::Method => RungFamily::Any,
         }
     }
 }
@@ -206,6 +266,19 @@ static BATCH_WORDS: LazyLock<Regex> =
 static PACKING_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\bpack|\bseq|max_seq_length|sequence_len|max_length|cutoff_len|\bcontext\b|\bctx\b")
 });
+static GENERATIONS_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bgenerations?\b|num_generations|\bgens\b|samples per prompt|num_samples_per_prompt")
+});
+static COMPLETION_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bcompletions?\b|max_completion_length|response_length"));
+static COLOCATE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)gpu_memory_utilization|\b(?:vllm|colocate|colocation)\s+(?:fraction|share|util\w*)")
+});
+static REFERENCE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)precompute\w*|\bref(?:erence)?[ _-]?(?:model )?log[ _-]?probs\b|\bcached? (?:the )?ref",
+    )
+});
 static METHOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\bswitched\b.*\blora\b|\bbf16 lora\b|\bfrom qlora\b|\bqlora\b.*\bto\b.*\blora\b")
 });
@@ -240,6 +313,10 @@ pub fn steps_taken(text: &str) -> Vec<(Rung, String)> {
         }
         for (rung, words) in [
             (Rung::Flush, &*FLUSH_WORDS),
+            (Rung::Generations, &*GENERATIONS_WORDS),
+            (Rung::Completion, &*COMPLETION_WORDS),
+            (Rung::Colocate, &*COLOCATE_WORDS),
+            (Rung::Reference, &*REFERENCE_WORDS),
             (Rung::Packing, &*PACKING_WORDS),
             (Rung::Batch, &*BATCH_WORDS),
             (Rung::Method, &*METHOD_WORDS),

@@ -12,6 +12,7 @@ mod llm;
 mod llm_server;
 mod log_formats;
 mod no_spawn;
+mod objective_ladder;
 mod one_screen;
 mod oom_pool;
 mod paraphrases;

@@ -1,0 +1,117 @@
+//! The OOM ladder of a preference or RL run: its own steps after step 1,
+//! each with the estimator's figure, each skipped with its reason where it
+//! cannot help, and none of them on a supervised run's ladder.
+
+use crate::support::Headroom;
+
+fn converse(text: &str) -> String {
+    let data = tempfile::tempdir().unwrap();
+    Headroom::new(data.path()).stdin(text).run().ok().stdout
+}
+
+const OOM: &str =
+    "it died at step 12: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
+
+#[test]
+fn a_grpo_oom_walks_completions_then_the_colocate_fraction() {
+    for run in [
+        "GRPO on Qwen3 8B with LoRA, bf16, batch 8, 8 generations, completion 512, prompt 256, vllm colocate at 0.5",
+        "lora qwen3 8b bf16, GRPOConfig(per_device_train_batch_size=8, num_generations=8, max_prompt_length=256, max_completion_length=512, use_vllm=True, vllm_mode=\"colocate\", vllm_gpu_memory_utilization=0.5)",
+    ] {
+        let out = converse(&format!(
+            "{run}\n\n{OOM}\n\nyes\n\nstill OOM\n\nyes\n\nstill OOM\n"
+        ));
+        assert!(
+            out.contains("then for this GRPO (8 generations) run: fewer generations, shorter completions, a lower colocate fraction"),
+            "{out}"
+        );
+        // In TRL the batch counts completions: fewer per prompt regroups
+        // them and the step is unchanged, so it is skipped, with why.
+        assert!(
+            out.contains("RL step: fewer generations per prompt: skipped: per_device_train_batch_size counts completions"),
+            "{out}"
+        );
+        assert!(
+            out.contains("The estimator for max_completion_length 512 → 256:"),
+            "{out}"
+        );
+        assert!(out.contains("Set max_completion_length to 256."), "{out}");
+        assert!(
+            out.contains("The estimator for vllm_gpu_memory_utilization 0.5 → 0.25:"),
+            "{out}"
+        );
+        // Packing is no knob of an RL run: the completion step is.
+        assert!(!out.contains("shorter packing"), "{out}");
+    }
+}
+
+#[test]
+fn a_full_dpo_oom_offers_precomputed_reference_log_probs_before_packing() {
+    let out = converse(&format!(
+        "full DPO of Qwen2.5 7B, bf16, batch 4, max_length 2048, reference model\n\n{OOM}\n\nyes\n\nstill OOM\n\nyes\n"
+    ));
+    let precompute = out
+        .find("precompute the reference log-probs")
+        .expect("proposed");
+    assert!(
+        out[precompute..].contains("The estimator for a reference model → precomputed reference log-probs: 176.95 GB (now 192.95 GB)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Set precompute_ref_log_probs=True (TRL DPOConfig)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Changed: objective DPO → DPO, reference precomputed."),
+        "{out}"
+    );
+    assert!(
+        out.find("Step 2 of the OOM ladder")
+            .is_none_or(|p| p > precompute),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_lora_dpo_skips_the_reference_steps_with_the_reason() {
+    let out = converse(&format!(
+        "DPO with LoRA on llama 3.1 8b, bf16, batch 4, packing 2048\n\n{OOM}\n\nyes\n\nstill OOM\n"
+    ));
+    assert!(
+        out.contains("precomputed reference log-probs: skipped: with LoRA the reference is the base with the adapter off"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Step 2 of the OOM ladder: shorter packing first."),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_supervised_ladder_shows_none_of_the_objective_steps() {
+    let out = converse(&format!(
+        "lora llama 3.1 8b bf16 batch 4 packing 4096\n\n{OOM}\n\nyes\n\nstill OOM\n"
+    ));
+    assert!(
+        out.contains("(1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA."),
+        "{out}"
+    );
+    for rl in ["RL step", "reference log-probs", "full → LoRA"] {
+        assert!(!out.contains(rl), "{rl}: {out}");
+    }
+}
+
+#[test]
+fn a_generation_step_the_owner_already_took_is_never_proposed() {
+    let out = converse(&format!(
+        "GRPO on Qwen3 8B with LoRA, bf16, batch 8, 8 generations, completion 512, prompt 256, vllm colocate at 0.5\n\n{OOM}. I already flushed the caches and cut max_completion_length to 256\n"
+    ));
+    assert!(
+        out.contains("RL step: shorter completions: you did it yourself"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Next for this RL run: shorter completions."),
+        "{out}"
+    );
+}

@@ -104,6 +104,8 @@ fn objective(kind: &str, reference: &str) -> Option<crate::calc::objective::Obje
     Some(Objective::Preference {
         method: Preference::parse(kind)?,
         reference: Reference::parse(reference).unwrap_or(Reference::Model),
+        // The profile gives only the cap: rows are priced at it.
+        longest_row: None,
     })
 }
 

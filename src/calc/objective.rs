@@ -58,6 +58,10 @@ pub enum Objective {
     Preference {
         method: Preference,
         reference: Reference,
+        /// The longest chosen or rejected sequence, prompt included, when
+        /// the owner gave it: every row is padded to the longest, so a
+        /// batch of shorter pairs costs less than the cap.
+        longest_row: Option<u64>,
     },
     Rl {
         method: Rl,
@@ -94,6 +98,18 @@ impl Objective {
         }
     }
 
+    /// Tokens per sequence the step pays for: the packing cap, or a
+    /// preference run's longest row when it is shorter.
+    pub fn row_tokens(&self, pack: u64) -> u64 {
+        match self {
+            Objective::Preference {
+                longest_row: Some(row),
+                ..
+            } => pack.min(*row),
+            _ => pack,
+        }
+    }
+
     pub fn reference(&self) -> Reference {
         match self {
             Objective::Sft => Reference::None,
@@ -104,8 +120,13 @@ impl Objective {
 
 /// An objective as the owner or the flags describe it, each part optional:
 /// the chat fills it over several turns, the CLI from its flags, and one
-/// `build` gives both the same defaults (8 generations, prompt 512,
-/// completion 256, colocated vLLM at 0.3).
+/// `build` gives both the same defaults, TRL's (trl/trainer/grpo_config.py,
+/// rloo_config.py, read at f2cd577): 8 generations, completion 256 (every
+/// release to v1.9; 512 on main), prompt 512 (v0.14–v0.25; later releases
+/// keep the data's), no vLLM unless named (`use_vllm=False`), and named
+/// without a mode it is colocated (v1.0's default) at 0.3; GRPO holds no
+/// reference (`beta=0.0` since v0.19), RLOO and PPO do (`beta` 0.05,
+/// `kl_coef` 0.05).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ObjectiveSpec {
     /// sft, dpo, ipo, kto, orpo, grpo, rloo or ppo.
@@ -114,6 +135,10 @@ pub struct ObjectiveSpec {
     pub generations: Option<u64>,
     pub prompt: Option<u64>,
     pub completion: Option<u64>,
+    /// Preference pairs: the longest chosen and rejected sequences, prompt
+    /// included (what TRL's collator pads each row to).
+    pub chosen: Option<u64>,
+    pub rejected: Option<u64>,
     pub beta: Option<f64>,
     /// colocate, server or policy.
     pub vllm: Option<String>,
@@ -130,6 +155,8 @@ impl ObjectiveSpec {
             generations: newer.generations.or(self.generations),
             prompt: newer.prompt.or(self.prompt),
             completion: newer.completion.or(self.completion),
+            chosen: newer.chosen.or(self.chosen),
+            rejected: newer.rejected.or(self.rejected),
             beta: newer.beta.or(self.beta),
             vllm: newer.vllm.clone().or(self.vllm.clone()),
             fraction: newer.fraction.or(self.fraction),
@@ -151,6 +178,12 @@ impl ObjectiveSpec {
         }
         if let Some(c) = self.completion {
             parts.push(format!("completion {c}"));
+        }
+        if let Some(c) = self.chosen {
+            parts.push(format!("chosen {c}"));
+        }
+        if let Some(r) = self.rejected {
+            parts.push(format!("rejected {r}"));
         }
         if let Some(b) = self.beta {
             parts.push(format!("beta {b}"));
@@ -184,26 +217,42 @@ impl ObjectiveSpec {
             } else {
                 self.reference.unwrap_or(method.default_reference())
             };
-            return Ok(Objective::Preference { method, reference });
+            let longest_row = match (self.chosen, self.rejected) {
+                (None, None) => None,
+                (c, r) => c.max(r),
+            };
+            return Ok(Objective::Preference {
+                method,
+                reference,
+                longest_row,
+            });
         }
         let Some(method) = Rl::parse(kind) else {
             return Err(format!(
                 "{kind}: expected sft, dpo, ipo, kto, orpo, grpo, rloo or ppo"
             ));
         };
-        let fraction = self.fraction.unwrap_or(0.3);
+        let fraction = self.fraction.unwrap_or(DEFAULT_COLOCATE_FRACTION);
         if !(fraction > 0.0 && fraction < 1.0) {
             return Err(format!(
                 "vLLM fraction {fraction}: expected a fraction between 0 and 1 (vllm_gpu_memory_utilization)"
             ));
         }
-        let generator = match self.vllm.as_deref() {
-            None | Some("colocate") => Generator::Colocate {
+        // A fraction or shared weights alone are a colocated vLLM's (server mode takes its own
+        // `--gpu_memory_utilization`); nothing said is TRL's default, the
+        // policy's own generate().
+        let vllm = self
+            .vllm
+            .as_deref()
+            .or(self.fraction.map(|_| "colocate"))
+            .or(self.shared.filter(|s| *s).map(|_| "colocate"));
+        let generator = match vllm {
+            Some("colocate") => Generator::Colocate {
                 fraction,
                 shared: self.shared.unwrap_or(false),
             },
             Some("server") => Generator::Server,
-            Some("policy" | "none") => Generator::Policy,
+            None | Some("policy" | "none") => Generator::Policy,
             Some(other) => {
                 return Err(format!(
                     "vLLM mode {other}: expected colocate, server or policy"
@@ -215,10 +264,11 @@ impl ObjectiveSpec {
             generations: self.generations.unwrap_or(8),
             prompt: self.prompt.unwrap_or(512),
             completion: self.completion.unwrap_or(256),
-            reference: if self.beta == Some(0.0) {
-                Reference::None
-            } else {
-                self.reference.unwrap_or(Reference::Model)
+            reference: match (self.reference, self.beta) {
+                (_, Some(0.0)) => Reference::None,
+                (Some(r), _) => r,
+                (None, Some(_)) => Reference::Model,
+                (None, None) => method.default_reference(),
             },
             generator,
         })
@@ -273,7 +323,19 @@ impl Preference {
     }
 }
 
+/// TRL's `vllm_gpu_memory_utilization` for colocate mode (0.3 since v0.18).
+pub const DEFAULT_COLOCATE_FRACTION: f64 = 0.3;
+
 impl Rl {
+    /// GRPO's KL term is off by default (`beta=0.0` since TRL v0.19), so no
+    /// reference is loaded; RLOO's `beta` is 0.05 and PPO's `kl_coef` 0.05.
+    pub fn default_reference(self) -> Reference {
+        match self {
+            Rl::Grpo => Reference::None,
+            Rl::Rloo | Rl::Ppo => Reference::Model,
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Rl> {
         match s.to_ascii_lowercase().as_str() {
             "grpo" => Some(Rl::Grpo),

@@ -188,19 +188,25 @@ pub struct PlanArgs {
     /// The reference log-probs: model (a frozen copy; the adapter-disabled base for LoRA), precomputed, or none
     #[arg(long, value_name = "KIND")]
     pub reference: Option<String>,
-    /// GRPO/RLOO: completions per prompt (num_generations)
+    /// GRPO/RLOO: completions per prompt (num_generations; default 8, TRL's)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub generations: Option<u64>,
-    /// GRPO/RLOO: max_prompt_length
+    /// GRPO/RLOO: max_prompt_length (default 512; TRL since v0.28 keeps the data's)
     #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub prompt_length: Option<u64>,
-    /// GRPO/RLOO: max_completion_length
+    /// GRPO/RLOO: max_completion_length (default 256, TRL's to v1.9)
     #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub completion_length: Option<u64>,
-    /// GRPO's KL coefficient; 0 drops the reference model
+    /// DPO/IPO/KTO/ORPO: the longest chosen sequence, prompt included (rows are padded to the longest; default: the pack)
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub chosen_length: Option<u64>,
+    /// DPO/IPO/KTO/ORPO: the longest rejected sequence, prompt included
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub rejected_length: Option<u64>,
+    /// The KL coefficient; 0 drops the reference model (GRPO's default, 0.0 since TRL v0.19)
     #[arg(long, value_name = "BETA")]
     pub beta: Option<f64>,
-    /// Who generates: colocate (vLLM in the trainer's process), server (trl vllm-serve) or policy (the model's own generate)
+    /// Who generates: colocate (vLLM in the trainer's process), server (trl vllm-serve) or policy (the model's own generate; the default, TRL's use_vllm=False; a fraction alone means colocate)
     #[arg(long, value_name = "MODE")]
     pub vllm: Option<String>,
     /// vllm_gpu_memory_utilization for colocated vLLM (of the memory CUDA reports)

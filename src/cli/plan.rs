@@ -222,6 +222,8 @@ fn objective_of(
         generations: args.generations,
         prompt: args.prompt_length,
         completion: args.completion_length,
+        chosen: args.chosen_length,
+        rejected: args.rejected_length,
         beta: args.beta,
         vllm: args.vllm.clone(),
         fraction: args.vllm_fraction,

@@ -66,6 +66,12 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
             ),
         ));
     }
+    if let Some(spec) = &cfg.objective {
+        out.push(found(
+            Slot::Objective(spec.clone()),
+            format!("{} ({src} config)", spec.show()),
+        ));
+    }
     if let Some(r) = cfg.lora_rank.filter(|r| *r > 0) {
         out.push(found(Slot::LoraRank(r), format!("rank {r} ({src} config)")));
     }

@@ -15,21 +15,38 @@ static KIND: LazyLock<Regex> = LazyLock::new(|| {
 });
 static GENERATIONS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bnum_generations\s*[=:]\s*(\d+)|\b(\d+)\s*(?:generations|gens|completions per prompt|samples per prompt|rollouts per prompt|completions each)\b",
+        r"(?i)\b(?:num_generations|num_samples_per_prompt_rollout|n_samples_per_prompt|rollout\.n)(?:\s*[=:]\s*|\s+)(\d+)|\b(\d+)\s*(?:generations|gens|completions per prompt|samples per prompt|rollouts per prompt|completions each)\b",
     )
 });
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bmax_prompt_length\s*[=:]\s*(\d+)|\bprompts? (?:length |len )?(?:of |up to |at most )?(\d+)\b|\b(\d+)[- ]token prompts?\b",
+        r"(?i)\b(?:max_prompt_length|max_prompt_token_length|prompt_max_len)(?:\s*[=:]\s*|\s+)(\d+)|\bprompts? (?:length |len )?(?:of |up to |at most )?(\d+)\b|\b(\d+)[- ]token prompts?\b",
     )
 });
 static COMPLETION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bmax_completion_length\s*[=:]\s*(\d+)|\bcompletions? (?:length |len )?(?:of |up to |at most )?(\d+)\b|\b(\d+)[- ]token completions?\b",
+        r"(?i)\b(?:max_completion_length|max_response_length|response_length|generate_max_len)(?:\s*[=:]\s*|\s+)(\d+)|\bcompletions? (?:length |len )?(?:of |up to |at most )?(\d+)\b|\b(\d+)[- ]token completions?\b",
+    )
+});
+/// "chosen up to 700 tokens", "max chosen len 700", "rejected ~500".
+static CHOSEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:longest |max(?:imum)? )?chosen(?: sequences?| responses?| rows?)?(?: lengths?| len)?(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d+)\b",
+    )
+});
+static REJECTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:longest |max(?:imum)? )?rejected(?: sequences?| responses?| rows?)?(?: lengths?| len)?(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d+)\b",
+    )
+});
+/// "pairs up to 700 tokens": both sequences.
+static PAIRS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:preference )?pairs?(?: are| of)?(?: up to| at most| under| about)\s*(\d+)\s*(?:tokens?|tok)\b",
     )
 });
 static BETA: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\bbeta\s*(?:=|:|of|is|at)?\s*(\d*\.?\d+)\b"));
+    LazyLock::new(|| re(r"(?i)\bbeta(?:\s*(?:=|:|of|is|at)\s*|\s+)(\d*\.?\d+)\b"));
 static NO_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\bno (?:ref|reference)(?: model)?\b|\bwithout (?:a |the )?(?:ref|reference)(?: model)?\b|\bref_model\s*=\s*None\b",
@@ -37,7 +54,7 @@ static NO_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PRECOMPUTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bprecompute(?:d)?[_ ](?:ref|reference)\w*|\bprecompute_ref_log_probs\s*[=:]\s*true\b|\bpre-?computed (?:ref|reference)",
+        r"(?i)\bprecompute(?:d)?[_ ](?:ref|reference)\w*|\bprecompute_ref_log_probs\s*[=:]\s*true\b|\bpre-?computed (?:ref|reference)|\bdpo_tune_cache\b",
     )
 });
 static SERVER: LazyLock<Regex> = LazyLock::new(|| {
@@ -50,9 +67,13 @@ static COLOCATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bvllm_gpu_memory_utilization\s*[=:]\s*(0?\.\d+)|\bgpu_memory_utilization\s*[=:]\s*(0?\.\d+)|\bcolocat\w*\s+(?:vllm\s+)?(?:at|with|@)\s+(0?\.\d+)|\bvllm (?:colocat\w* )?at (0?\.\d+)",
+        r"(?i)\bvllm_gpu_memory_utilization(?:\s*[=:]\s*|\s+)(0?\.\d+)|\bgpu_memory_utilization\s*[=:]\s*(0?\.\d+)|\bcolocat\w*\s+(?:vllm\s+)?(?:at|with|@)\s+(0?\.\d+)|\bvllm (?:colocat\w* )?at (0?\.\d+)",
     )
 });
+static NO_VLLM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\buse_vllm\s*[=:]\s*false\b|\b(?:without|no) vllm\b|\bfast_inference\s*[=:]\s*false\b")
+});
+static USE_VLLM: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\buse_vllm\s*[=:]\s*true\b|\bvllm\b"));
 static SHARED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\bfast_inference\s*[=:]\s*true\b|\bshared? (?:the )?weights\b"));
 
@@ -81,10 +102,20 @@ pub fn objective_in(text: &str) -> Option<(ObjectiveSpec, String)> {
     let rl_words = kind
         .as_deref()
         .is_some_and(|k| matches!(k, "grpo" | "rloo" | "ppo"));
+    let number = |n: Option<String>| n.and_then(|n| n.parse::<u64>().ok());
+    let chosen = number(take(&CHOSEN));
+    let rejected = number(take(&REJECTED));
+    let pairs = if chosen.or(rejected).is_none() {
+        number(take(&PAIRS))
+    } else {
+        None
+    };
     let spec = ObjectiveSpec {
         generations: take(&GENERATIONS).and_then(|n| n.parse().ok()),
         prompt: take(&PROMPT).and_then(|n| n.parse().ok()),
         completion: take(&COMPLETION).and_then(|n| n.parse().ok()),
+        chosen: chosen.or(pairs),
+        rejected: rejected.or(pairs),
         beta: take(&BETA).and_then(|n| n.parse().ok()),
         reference: if take(&PRECOMPUTED).is_some() {
             Some(Reference::Precomputed)
@@ -96,6 +127,11 @@ pub fn objective_in(text: &str) -> Option<(ObjectiveSpec, String)> {
         vllm: if take(&SERVER).is_some() {
             Some("server".into())
         } else if take(&COLOCATE).is_some() {
+            Some("colocate".into())
+        } else if take(&NO_VLLM).is_some() {
+            Some("policy".into())
+        } else if rl_words && take(&USE_VLLM).is_some() {
+            // Named without a mode: TRL's default since v1.0, colocate.
             Some("colocate".into())
         } else {
             None

@@ -160,6 +160,15 @@ fn labelled_values(text: &str) -> String {
     MAX_LEN.replace_all(&t, "packing $1").into_owned()
 }
 
+/// The lengths of a preference or RL run that are not its packing.
+static OTHER_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:chosen|rejected|prompts?|completions?|responses?|pairs?)\b[^,;.]*$",
+    )
+});
+static OTHER_LENGTH_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)^[\s-]*(?:prompts?|completions?|responses?)\b"));
+
 /// "4 batch", "4 sequences per micro-batch": the number before its name.
 static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
@@ -177,6 +186,18 @@ static AT_LENGTH: LazyLock<Regex> =
 
 fn number_first(text: &str) -> String {
     let t = NUMBER_FIRST_PACK.replace_all(text, |c: &Captures| {
+        // "chosen up to 700 tokens", "512-token prompts": another length's
+        // tokens, not the packing's.
+        let start = c.get(0).map_or(0, |m| m.start());
+        let before = &text[text[..start]
+            .char_indices()
+            .rev()
+            .nth(24)
+            .map_or(0, |(i, _)| i)..start];
+        let after = &text[c.get(0).map_or(0, |m| m.end())..];
+        if OTHER_LENGTH.is_match(before) || OTHER_LENGTH_AFTER.is_match(after) {
+            return c[0].to_string();
+        }
         format!(
             "packing {}",
             c.get(1).or(c.get(2)).map_or("", |m| m.as_str())

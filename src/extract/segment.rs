@@ -78,6 +78,14 @@ static PAIR: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A line of code or config no one types as a sentence: an assignment of a
+/// call (`args = GRPOConfig(`), a line opening or closing a bracket.
+static CODE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"^\s*[A-Za-z_][\w.]*\s*=\s*[A-Za-z_][\w.]*\s*\(|[(\[{,]\s*$|^\s*[)\]}]+[,;]?\s*$",
+    )
+});
+
 /// Words that put the owner in the sentence.
 static VOICE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
@@ -132,7 +140,7 @@ fn shape(line: &str) -> Shape {
     {
         return Shape::Voiced;
     }
-    if LAYOUT.is_match(t) || EMITTED.is_match(t) {
+    if LAYOUT.is_match(t) || EMITTED.is_match(t) || CODE.is_match(t) && wordy <= 2 {
         return Shape::Data;
     }
     if PAIR.is_match(t) && !is_sentence_with_pairs(&words, wordy) {
@@ -223,12 +231,27 @@ pub fn segments(text: &str) -> Vec<Segment> {
     // with unvoiced sentences too ("Checking cache directory for required
     // files...").
     let first = shapes.iter().position(|s| *s == Shape::Data).unwrap_or(0);
+    // A config or code paste ends with no sentence of its own: words under
+    // its closing line are the owner's ("model is Qwen3 8B with lora").
+    let last = shapes.iter().rposition(|s| *s == Shape::Data).unwrap_or(0);
+    let after_config = |i: usize| -> bool {
+        i > last
+            && (0..i)
+                .rev()
+                .find(|&j| shapes[j] != Shape::Neutral)
+                .is_some_and(|j| {
+                    // An exception's `Error: …` line is the program's, not a config.
+                    shapes[j] == Shape::Data
+                        && !EMITTED.is_match(lines[j])
+                        && (PAIR.is_match(lines[j]) || CODE.is_match(lines[j]))
+                })
+    };
     let source = |i: usize| -> Option<Source> {
         match shapes[i] {
             Shape::Neutral => None,
             Shape::Data => Some(Source::Paste),
             Shape::Voiced => Some(Source::Prose),
-            Shape::Words if i < first => Some(Source::Prose),
+            Shape::Words if i < first || after_config(i) => Some(Source::Prose),
             Shape::Words => Some(Source::Paste),
         }
     };

@@ -32,6 +32,11 @@ pub struct TrainerConfig {
     pub optimizer: Option<String>,
     pub gradient_checkpointing: Option<bool>,
     pub eval_batch: Option<u64>,
+    /// A preference or RL run's settings: `rl: dpo` (axolotl), `stage: dpo`
+    /// (LLaMA-Factory), `DPOConfig(…)`/`GRPOConfig(…)` (TRL), verl's
+    /// `adv_estimator: grpo`, with their generations, lengths and vLLM.
+    #[serde(skip)]
+    pub objective: Option<crate::calc::objective::ObjectiveSpec>,
     /// Every pair read, in order; nested YAML keys are dotted ("model.lora_rank").
     pub keys: Vec<(String, String)>,
 }
@@ -60,7 +65,9 @@ const KNOWN: &str = "model_name_or_path base_model model_id model pretrained_mod
     gradient_accumulation_steps lora_rank lora_r lora_target lora_target_modules \
     target_modules lora_attn_modules lora_target_linear bf16 fp16 dtype torch_dtype \
     optim optimizer gradient_checkpointing enable_activation_checkpointing \
-    per_device_eval_batch_size _component_";
+    per_device_eval_batch_size _component_ num_generations max_completion_length \
+    max_prompt_length use_vllm vllm_mode vllm_gpu_memory_utilization precompute_ref_log_probs \
+    num_samples_per_prompt_rollout response_length max_response_length rl pref_loss";
 
 /// `key: value` or `key:` (a section or a list follows); indent kept.
 static YAML: LazyLock<Regex> =
@@ -225,8 +232,8 @@ pub fn looks_like_trainer_config(text: &str) -> bool {
     // key=value pairs inside a sentence are the owner's words (read by the
     // slot extractor with the rest of the line); only code-shaped pastes
     // (`SFTConfig(…)`, `--flag value`, several lines) are a config.
-    let code_shaped =
-        text.lines().filter(|l| !l.trim().is_empty()).count() >= 3 || CODE_START.is_match(text);
+    let code_shaped = text.lines().filter(|l| !l.trim().is_empty()).count() >= 3
+        || CODE_START.is_match(text) && !words_around_a_call(text);
     (yaml.count() >= 3 && known_yaml >= 2) || (known_other >= 2 && code_shaped)
 }
 
@@ -238,8 +245,29 @@ static SERVER_COMMAND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
     )
 });
 
+/// One line where a call is quoted inside the owner's sentence
+/// ("GRPOConfig(num_generations=4, …) on llama 3.1 8b lora, bf16"): the
+/// words outside the parentheses are theirs, so the line is prose.
+fn words_around_a_call(text: &str) -> bool {
+    static CALL_SPAN: LazyLock<Regex> = LazyLock::new(|| re(r"[A-Za-z_][\w.]*\s*\([^)]*\)"));
+    if text.trim().lines().count() != 1 {
+        return false;
+    }
+    let outside = CALL_SPAN.replace_all(text, " ");
+    outside
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| ",.;:".contains(c));
+            w.len() > 1 && w.chars().all(char::is_alphabetic)
+        })
+        .count()
+        >= 3
+}
+
 static CODE_START: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    crate::extract::re(r"^\s*(?:[A-Za-z_][\w.]*\s*\(|--[a-z_]+|[a-z_]+\s*=)")
+    crate::extract::re(
+        r"^\s*(?:[A-Za-z_][\w.]*\s*\(|--[a-z_]+|[a-z_]+\s*=|(?:python3?|accelerate\s+launch|torchrun|deepspeed|uv\s+run)\s)",
+    )
 });
 
 fn boolean(v: &str) -> Option<bool> {
@@ -372,8 +400,34 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     } else {
         None
     };
+    c.objective = objective_of(text, &pairs);
     c.keys = pairs.into_iter().map(|p| (p.path, p.value)).collect();
     Ok(c)
+}
+
+/// The objective a config names by its keys, not by words in its values
+/// (an `output_dir: ./dpo-test` of an SFT run names nothing).
+fn objective_of(text: &str, pairs: &[Pair]) -> Option<crate::calc::objective::ObjectiveSpec> {
+    static CALL_KIND: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\b(DPO|IPO|KTO|ORPO|GRPO|RLOO|PPO)(?:Config|Trainer)\s*\("));
+    let kinds = ["dpo", "ipo", "kto", "orpo", "grpo", "rloo", "ppo", "simpo"];
+    let by_key = pairs.iter().find_map(|p| {
+        let v = p.value.to_ascii_lowercase();
+        let named = matches!(
+            p.leaf.as_str(),
+            "rl" | "stage" | "adv_estimator" | "trainer_type" | "pref_loss" | "algorithm"
+        );
+        (named && kinds.contains(&v.as_str())).then(|| match v.as_str() {
+            // SimPO is CPO's reference-free loss: like ORPO, no reference.
+            "simpo" => "orpo".to_string(),
+            _ => v,
+        })
+    });
+    let kind = by_key.or_else(|| CALL_KIND.captures(text).map(|c| c[1].to_ascii_lowercase()));
+    let (mut spec, _) = crate::extract::objective_words::objective_in(text)?;
+    spec.kind = kind;
+    let rl_keys = spec.generations.is_some() || spec.completion.is_some();
+    (spec.kind.is_some() || rl_keys).then_some(spec)
 }
 
 crate::extract::reading::paste_reader!(

@@ -122,3 +122,48 @@ fn chat_free_and_ps_are_not_configs() {
     let vllm = "owner 412233 3.1 1.2 48211320 1598232 pts/2 Sl+ 14:02 0:41 /usr/bin/python3 /usr/bin/vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.5";
     assert!(!looks_like_trainer_config(vllm));
 }
+
+#[test]
+fn a_preference_or_rl_config_names_its_objective_by_its_keys() {
+    let objective = |t: &str| {
+        assert!(looks_like_trainer_config(t), "{t}");
+        parse_trainer_config(t).unwrap().objective
+    };
+    // axolotl's `rl:`, LLaMA-Factory's `stage:` and `pref_loss:`.
+    let o = objective("base_model: Qwen/Qwen2.5-7B-Instruct\nrl: dpo\nadapter: lora\nmicro_batch_size: 2\nsequence_len: 2048").unwrap();
+    assert_eq!(o.kind.as_deref(), Some("dpo"));
+    let o = objective("model_name_or_path: meta-llama/Llama-3.1-8B\nstage: dpo\npref_loss: orpo\nfinetuning_type: lora\ncutoff_len: 2048").unwrap();
+    assert_eq!(o.kind.as_deref(), Some("dpo"));
+    // TRL's call, over several lines, with its generation settings.
+    let o = objective("training_args = GRPOConfig(\n    per_device_train_batch_size=8,\n    num_generations=4,\n    max_completion_length=1024,\n    use_vllm=True,\n    vllm_gpu_memory_utilization=0.25,\n    beta=0.04,\n)").unwrap();
+    assert_eq!(
+        (
+            o.kind.as_deref(),
+            o.generations,
+            o.completion,
+            o.fraction,
+            o.beta
+        ),
+        (Some("grpo"), Some(4), Some(1024), Some(0.25), Some(0.04))
+    );
+    assert_eq!(o.vllm.as_deref(), Some("colocate"));
+    // verl's dotted keys and open-instruct's flags.
+    let o = objective("algorithm:\n  adv_estimator: grpo\ndata:\n  max_prompt_length: 512\n  max_response_length: 1024\nactor_rollout_ref:\n  rollout:\n    n: 5\n    gpu_memory_utilization: 0.5").unwrap();
+    assert_eq!(
+        (o.kind.as_deref(), o.prompt, o.completion),
+        (Some("grpo"), Some(512), Some(1024))
+    );
+    let o = objective("python open_instruct/grpo_fast.py --model_name_or_path Qwen/Qwen3-0.6B --num_samples_per_prompt_rollout 8 --response_length 2048 --vllm_gpu_memory_utilization 0.3 --per_device_train_batch_size 1").unwrap();
+    assert_eq!((o.generations, o.completion), (Some(8), Some(2048)));
+}
+
+#[test]
+fn an_sft_config_names_no_objective_whatever_its_values_say() {
+    for t in [
+        "base_model: Qwen/Qwen2.5-7B\nadapter: lora\nmicro_batch_size: 2\nsequence_len: 2048\noutput_dir: ./qwen-dpo-test\nadam_beta1: 0.9",
+        "args = SFTConfig(\n    per_device_train_batch_size=2,\n    max_length=2048,\n    output_dir=\"grpo-ablation\",\n)",
+    ] {
+        let c = parse_trainer_config(t).unwrap();
+        assert_eq!(c.objective, None, "{t}");
+    }
+}

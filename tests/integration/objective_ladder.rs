@@ -115,3 +115,45 @@ fn a_generation_step_the_owner_already_took_is_never_proposed() {
         "{out}"
     );
 }
+
+#[test]
+fn a_pasted_grpo_config_sets_the_objective_and_words_under_it_are_read() {
+    let out = converse(
+        "training_args = GRPOConfig(\n    per_device_train_batch_size=8,\n    num_generations=8,\n    max_prompt_length=256,\n    max_completion_length=512,\n    use_vllm=True,\n    vllm_mode=\"colocate\",\n    vllm_gpu_memory_utilization=0.4,\n    bf16=True,\n)\nmodel is Qwen3 8B with lora\n",
+    );
+    assert!(
+        out.contains("objective GRPO, 8 generations, prompt 256, completion 512, vLLM colocate, vLLM fraction 0.4"),
+        "{out}"
+    );
+    assert!(out.contains("model Qwen3 8B, method LoRA"), "{out}");
+    assert!(
+        out.contains("colocated vLLM (weights and KV cache)"),
+        "{out}"
+    );
+    let reply = &out[out.find("Noted").unwrap()..];
+    assert!(!reply.contains("- the model:"), "{reply}");
+}
+
+#[test]
+fn the_longest_chosen_and_rejected_rows_price_the_pairs() {
+    for words in [
+        "full DPO of qwen3 0.6b, bf16, batch 8, max_length 1024, chosen up to 700 tokens, rejected up to 600",
+        "full dpo qwen3 0.6b bf16 bs 8 seq 1024; pairs up to 700 tokens",
+    ] {
+        let out = converse(&format!("{words}\n\nfull plan\n"));
+        assert!(
+            out.contains("batch 8 × 2 sequences (chosen and rejected, one concatenated forward) × longest row 700 (every row padded to it, under the pack 1024 cap)"),
+            "{words}: {out}"
+        );
+    }
+    // Longer than the cap: the cap is what is padded to.
+    let out = converse(
+        "full DPO of qwen3 0.6b, bf16, batch 8, max_length 1024, chosen up to 3000 tokens\n\nfull plan\n",
+    );
+    assert!(
+        out.contains(
+            "batch 8 × 2 sequences (chosen and rejected, one concatenated forward) × pack 1024"
+        ),
+        "{out}"
+    );
+}

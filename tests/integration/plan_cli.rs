@@ -542,7 +542,12 @@ fn each_objective_changes_exactly_its_terms() {
         a.extend_from_slice(extra);
         plan(&a)
     };
-    let with_ref = grpo(&[]);
+    // TRL's defaults: beta 0.0 (no reference), no vLLM (the policy's own
+    // generate()).
+    let defaults = grpo(&[]);
+    assert_eq!(gb(&defaults, "reference"), Some(0.0));
+    assert_eq!(gb(&defaults, "generator"), None);
+    let with_ref = grpo(&["--beta", "0.04", "--vllm", "colocate"]);
     assert_eq!(gb(&with_ref, "reference"), gb(&with_ref, "weights"));
     assert_eq!(gb(&grpo(&["--beta", "0"]), "reference"), Some(0.0));
     // 0.3 × 121.69 GiB = 39.20 GB, and the largest fraction is worked out.
@@ -557,7 +562,7 @@ fn each_objective_changes_exactly_its_terms() {
         gb(&with_ref, "logits"),
         Some(((2.0 * 256.0 * 151_936.0 * 12.0) / 1e7_f64).ceil() / 100.0)
     );
-    let server = grpo(&["--vllm", "server"]);
+    let server = grpo(&["--beta", "0.04", "--vllm", "server"]);
     assert_eq!(gb(&server, "generator"), None);
     let note = last_note(&server);
     assert!(

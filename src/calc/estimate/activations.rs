@@ -54,14 +54,16 @@ pub(super) fn layer_activation_bytes(s: &Sheet<'_>) -> (f64, String) {
     );
     if input.attention == Attention::Eager {
         let per = c("eager attention bytes per score element");
-        let scores = (a.heads * input.pack * input.pack * input.batch) as f64;
+        // One score matrix per sequence: a preference pair is two.
+        let sequences = input.batch * input.objective.sequences_per_example();
+        let scores = (a.heads * s.row * s.row * sequences) as f64;
         bytes += per * scores;
         text.push_str(&format!(
-            " + eager attention {} B × {} heads × {}² × batch {}",
+            " + eager attention {} B × {} heads × {}² × {} sequences",
             plain(per),
             a.heads,
-            input.pack,
-            input.batch
+            s.row,
+            sequences
         ));
     }
     if input.method.uses_adapter() {

@@ -182,6 +182,9 @@ pub(super) struct Sheet<'a> {
     pub(super) compute: f64,
     /// Tokens through the policy's forward and backward per step.
     pub(super) tokens: u64,
+    /// Tokens per sequence: the pack, or a preference run's shorter
+    /// longest row.
+    pub(super) row: u64,
     /// Tokens whose logits reach the loss (an RL step scores only its
     /// completions).
     pub(super) logit_tokens: u64,
@@ -213,6 +216,13 @@ impl Sheet<'_> {
         let input = self.input;
         match input.objective {
             Objective::Sft => format!("batch {} × pack {}", input.batch, input.pack),
+            Objective::Preference {
+                longest_row: Some(_),
+                ..
+            } if self.row < input.pack => format!(
+                "batch {} × 2 sequences (chosen and rejected, one concatenated forward) × longest row {} (every row padded to it, under the pack {} cap)",
+                input.batch, self.row, input.pack
+            ),
             Objective::Preference { .. } => format!(
                 "batch {} × 2 sequences (chosen and rejected, one concatenated forward) × pack {}",
                 input.batch, input.pack
@@ -252,9 +262,10 @@ impl Sheet<'_> {
 }
 
 pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
+    let row = input.objective.row_tokens(input.pack);
     let tokens = input
         .batch
-        .saturating_mul(input.pack)
+        .saturating_mul(row)
         .saturating_mul(input.objective.sequences_per_example());
     let sheet = Sheet {
         input,
@@ -263,6 +274,7 @@ pub fn estimate(input: &PlanInput, k: &Knowledge) -> Estimate {
         // Inputs are bounded (setup::MAX_BATCH, MAX_PACK); saturate anyway
         // so no input can wrap to a small, fitting number.
         tokens,
+        row,
         logit_tokens: match input.objective {
             crate::calc::objective::Objective::Rl { completion, .. } => {
                 input.batch.saturating_mul(completion)

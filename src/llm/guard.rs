@@ -23,6 +23,14 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
     if got != wanted {
         return Err(placeholder_problem(&wanted, &got));
     }
+    if let Some(why) = glued_placeholder(phrased, &template.text) {
+        return Err(why);
+    }
+    // Bytes, not words: blank lines, emoji or one endless token carry no
+    // words and still bury the answer.
+    if phrased.len() > template.text.len() * 3 + 240 {
+        return Err("the model's phrasing was far longer than the answer".into());
+    }
     let own = own_words(phrased);
     if let Some(c) = own
         .chars()
@@ -94,6 +102,11 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
             "the model moved \"{word}\" away from the values it goes with"
         ));
     }
+    if added_word(&template.text, phrased) {
+        return Err(
+            "the model added a word that carries meaning (only connectives may be added)".into(),
+        );
+    }
     let mine = template.own_words();
     if own.split_whitespace().count() > mine * 2 + 12 {
         return Err("the model's phrasing was far longer than the answer".into());
@@ -107,6 +120,85 @@ const COMMON: &[&str] = &[
     "were", "than", "there", "here", "what", "which", "who", "how", "into", "onto", "per", "our",
     "their", "them", "they", "these", "those", "also", "just", "now", "one",
 ];
+
+/// Words a rephrasing may add: articles, copulas and connectives that
+/// change no meaning. Anything else added ("except", "unmistakably", "in
+/// whatever order suits you") says something headroom did not.
+const NEUTRAL: &[&str] = &[
+    "the",
+    "and",
+    "with",
+    "are",
+    "was",
+    "were",
+    "this",
+    "that",
+    "these",
+    "those",
+    "its",
+    "here",
+    "please",
+    "well",
+    "note",
+    "has",
+    "have",
+    "been",
+    "being",
+    "which",
+    "where",
+    "there",
+    "for",
+    "from",
+    "into",
+    "onto",
+    "your",
+    "you",
+    "they",
+    "their",
+    "them",
+    "our",
+    "then",
+    "thus",
+    "therefore",
+    "hence",
+    "namely",
+    "indeed",
+];
+
+/// A content word in the phrasing that no gap of the template holds and
+/// that is not a neutral connective.
+fn added_word(template: &str, phrased: &str) -> bool {
+    let before: Vec<String> = gaps(template).into_iter().flatten().collect();
+    gaps(phrased)
+        .into_iter()
+        .flatten()
+        .any(|w| !before.contains(&w) && !NEUTRAL.contains(&w.as_str()))
+}
+
+/// A placeholder written inside a word ("batch{figure3}x") where the
+/// template has it standing alone: its value would render as part of
+/// another token. (A template may glue one itself: "buff{code13}cache".)
+fn glued_placeholder(phrased: &str, template: &str) -> Option<String> {
+    let neighbours = |text: &str, name: &str| -> Option<(Option<char>, Option<char>)> {
+        let m = crate::llm::template::PLACEHOLDER
+            .find_iter(text)
+            .find(|m| m.as_str() == name)?;
+        let alnum = |c: Option<char>| c.filter(|c| c.is_alphanumeric());
+        Some((
+            alnum(text[..m.start()].chars().next_back()),
+            alnum(text[m.end()..].chars().next()),
+        ))
+    };
+    for m in crate::llm::template::PLACEHOLDER.find_iter(phrased) {
+        let got = neighbours(phrased, m.as_str());
+        if got.is_some_and(|(b, a)| b.is_some() || a.is_some())
+            && got != neighbours(template, m.as_str())
+        {
+            return Some("the model wrote a value inside a word".into());
+        }
+    }
+    None
+}
 
 /// The content words of each gap between placeholders, lowercased.
 fn gaps(text: &str) -> Vec<Vec<String>> {
@@ -277,6 +369,30 @@ mod tests {
         ] {
             let err = check(&format!("{}{add}", t.text), &t).unwrap_err();
             assert!(err.contains(why), "{add}: {err}");
+        }
+    }
+
+    #[test]
+    fn an_added_meaning_word_a_glued_value_or_a_flood_is_refused() {
+        let t = t();
+        let base = t.text.clone();
+        // Connectives may be added; a word that says something may not.
+        assert_eq!(check(&format!("Please note: {base}"), &t), Ok(()));
+        for added in ["Unmistakably,", "Except:", "Whenever convenient,"] {
+            let phrased = format!("{added} {base}");
+            assert!(check(&phrased, &t).is_err(), "{added}");
+        }
+        // A value glued into a word renders as another token.
+        let name = format!("{{{}}}", t.names()[1]);
+        let glued = base.replacen(&name, &format!("x{name}x"), 1);
+        assert_eq!(
+            check(&glued, &t),
+            Err("the model wrote a value inside a word".into())
+        );
+        // Floods with no words: blank lines, emoji, one endless token.
+        for flood in ["\n".repeat(60_000), "🛑".repeat(30_000), "a".repeat(70_000)] {
+            let phrased = format!("{base} {flood}");
+            assert!(check(&phrased, &t).is_err());
         }
     }
 }

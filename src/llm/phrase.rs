@@ -207,6 +207,12 @@ pub fn checked_passages(answer: &str, templates: &[Template]) -> Result<Vec<Stri
             (c[1].parse().unwrap_or(0), m.start(), m.end())
         })
         .collect();
+    // The whole answer has the same byte budget its passages have: blank
+    // lines between them are trimmed from each but still arrive.
+    let budget: usize = templates.iter().map(|t| t.text.len() * 3 + 240).sum();
+    if answer.len() > budget {
+        return Err("the model's phrasing was far longer than the answer".into());
+    }
     let numbers: Vec<usize> = marks.iter().map(|m| m.0).collect();
     if numbers != (1..=templates.len()).collect::<Vec<_>>() {
         return Err(format!(

@@ -186,8 +186,8 @@ fn a_model_that_changes_the_meaning_is_refused_for_each_family() {
 #[test]
 fn a_faithful_rewording_of_the_same_replies_is_shown() {
     let turns = format!("{RUN}\n\n{}", fixture("free-g-spark.txt"));
-    let (out, _) = run(&turns, |d| d.replace("[1] ", "[1] In short, "));
-    assert!(out.contains("In short, "), "{out}");
+    let (out, _) = run(&turns, |d| d.replace("[1] ", "[1] Here, please note: "));
+    assert!(out.contains("Here, please note: "), "{out}");
     assert!(!out.contains("(headroom's own text:"), "{out}");
 }
 
@@ -251,10 +251,11 @@ fn the_ladder_order_cannot_be_overridden() {
     assert!(bodies.iter().all(|b| !b.contains("- step")), "{bodies:?}");
 }
 
-/// A recorded set of hostile and faithful answers, written by someone who
-/// had not read the guard (tests/fixtures/attacks/README.md): every hostile
-/// one is refused. Faithful rewordings that are refused cost only phrasing
-/// (headroom's own text is shown), so they are counted, not required.
+/// Two recorded sets of hostile and faithful answers, each written by
+/// someone who had not read the guard (tests/fixtures/attacks/README.md):
+/// every hostile one is refused. Faithful rewordings that are refused cost
+/// only phrasing (headroom's own text is shown), so they are counted, not
+/// required.
 #[test]
 fn every_recorded_hostile_answer_is_refused() {
     use headroom::llm::phrase::checked_passages;
@@ -262,18 +263,30 @@ fn every_recorded_hostile_answer_is_refused() {
     let requests = fixture("attacks/requests.txt");
     let blocks: Vec<_> = requests.split("\n=====\n").map(passages_of).collect();
     assert_eq!(blocks.len(), 10);
-    let mut accepted_faithful = 0;
-    for line in fixture("attacks/attacks.jsonl").lines() {
-        let case: serde_json::Value = serde_json::from_str(line).unwrap();
-        let block = &blocks[case["request"].as_u64().unwrap() as usize];
-        let got = checked_passages(case["answer"].as_str().unwrap(), block);
-        if case["expect"] == "refuse" {
-            assert!(got.is_err(), "{} accepted: {}", case["id"], case["why"]);
-        } else if got.is_ok() {
-            accepted_faithful += 1;
+    // The faithful rewordings the strict guard still lets through when each
+    // set was fitted against; fewer means the guard got stricter than it was.
+    // The first set's a105 adds the plain word "output": refused since the
+    // second set's added-word rule (only connectives may be added).
+    for (set, least_faithful) in [("attacks/attacks.jsonl", 1), ("attacks/attacks2.jsonl", 24)] {
+        let mut accepted_faithful = 0;
+        for line in fixture(set).lines() {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let block = &blocks[case["request"].as_u64().unwrap() as usize];
+            let got = checked_passages(case["answer"].as_str().unwrap(), block);
+            if case["expect"] == "refuse" {
+                assert!(
+                    got.is_err(),
+                    "{set} {} accepted: {}",
+                    case["id"],
+                    case["why"]
+                );
+            } else if got.is_ok() {
+                accepted_faithful += 1;
+            }
         }
+        assert!(
+            accepted_faithful >= least_faithful,
+            "{set}: {accepted_faithful}"
+        );
     }
-    // The faithful rewordings the strict guard still lets through (2 of 18
-    // when this was written); fewer means the guard got stricter than it was.
-    assert!(accepted_faithful >= 2, "{accepted_faithful}");
 }

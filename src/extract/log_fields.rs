@@ -24,6 +24,8 @@ enum Role {
     OwnDuration,
     /// Steps per second (mlx-lm's "It/sec"): the duration is its inverse.
     Rate,
+    /// A rate whose unit is in its value: "2.4s/it" or "0.42it/s".
+    Pace,
 }
 
 /// Keys by their normalised name (lower case, spaces as `_`): exact names
@@ -65,6 +67,18 @@ const EXACT: &[(&str, Role)] = &[
     ("steps/sec", Role::Rate),
     ("steps/s", Role::Rate),
     ("steps_per_second", Role::Rate),
+    // CLU's metric writer: "[512] steps_per_sec=1.20652" (clu/metric_writers).
+    ("steps_per_sec", Role::Rate),
+    // DeepSpeed-Chat's print_throughput: "Latency: 1.83s" of the step.
+    ("latency", Role::Duration(1.0)),
+    // Stable-Baselines3's logger table: "| iterations | 1 |" then
+    // "| time_elapsed | 21 |" (whole seconds since learn() began).
+    ("iterations", Role::Step),
+    ("time_elapsed", Role::Elapsed(1.0)),
+    // TF Estimator's StepCounterHook: "global_step/sec: 3.84232".
+    ("global_step/sec", Role::Rate),
+    // tqdm's loggable form: "rate:2.4s/it" (the unit is in the value).
+    ("rate", Role::Pace),
     ("step_time", Role::Duration(1.0)),
     ("steptime", Role::Duration(1.0)),
     ("iter_time", Role::Duration(1.0)),
@@ -81,6 +95,9 @@ const EXACT: &[(&str, Role)] = &[
     // elapsed / steps (swift/trainers/patcher.py), too slow to show a
     // slowdown; its "elapsed_time" is read instead.
     ("elapsed_time", Role::Elapsed(1.0)),
+    // modded-nanogpt: "train_time:30726ms", the training clock since the
+    // start (it stops during validation).
+    ("train_time", Role::Either(1.0)),
     ("elapsedtime", Role::Elapsed(1.0)),
     // Composer logs its clocks in hours (loggers/console_logger.py).
     ("train_time/total", Role::Elapsed(3600.0)),
@@ -144,6 +161,9 @@ pub struct Fields {
     /// The epoch of a batch count that restarts each epoch and prints no
     /// total (icefall): the scanner keeps the steps counting on.
     pub epoch: Option<u64>,
+    /// Seconds since the step printed before this one (TF Estimator's
+    /// "step = 200 (26.026 sec)", basic_session_run_hooks.LoggingTensorHook).
+    pub interval: Option<f64>,
 }
 
 /// A number with an optional unit: "2.763", "2.763s", "333ms", "1848.38 ms".
@@ -228,6 +248,20 @@ fn set(f: &mut Fields, role: Role, value: &str) {
                 f.duration = Some(d);
             }
         }
+        Role::Pace if f.duration.is_none() => {
+            let v = value.trim();
+            f.duration = if let Some(n) = v.strip_suffix("s/it") {
+                n.trim().parse::<f64>().ok().filter(|d| *d > 0.0)
+            } else if let Some(n) = v.strip_suffix("it/s") {
+                n.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|r| *r > 0.0)
+                    .map(|r| 1.0 / r)
+            } else {
+                None
+            };
+        }
         Role::Rate if f.duration.is_none() => {
             f.duration = seconds(value, 1.0).filter(|r| *r > 0.0).map(|r| 1.0 / r);
         }
@@ -288,6 +322,36 @@ pub fn text_fields(line: &str) -> Fields {
             set(&mut f, r, v.trim_end_matches(':'));
         }
     }
+    // "step:15/8000 train_time:30726ms": `key:value` with no space, the key
+    // a word (a clock "09:04:13" or a source "trainer.py:48" names none).
+    for token in line.split_whitespace() {
+        if let Some((k, v)) = token.split_once(':')
+            && !v.is_empty()
+            && k.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && let Some(r) = role(k)
+        {
+            set(&mut f, r, v.trim_end_matches([',', ';']));
+        }
+    }
+    // "| time_elapsed | 21 |": a logger table's row.
+    let cells: Vec<&str> = line
+        .split('|')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    if let [key, value] = cells.as_slice() {
+        let words: Vec<&str> = key.split_whitespace().collect();
+        set_by_key_words(&mut f, &words, value);
+    }
+    if let Some(c) = STEP_INTERVAL.captures(line) {
+        f.interval = c[1].parse().ok();
+    }
+    // "loss = 6.28, step = 200 (26.026 sec)": `key = value` spaced.
+    for c in SPACED_PAIR.captures_iter(line) {
+        if let Some(r) = role(&c[1]) {
+            set(&mut f, r, &c[2]);
+        }
+    }
     // "key: value": the key is the words since the last separator.
     let mut rest = line;
     while let Some(colon) = rest.find(": ") {
@@ -319,7 +383,9 @@ pub fn text_fields(line: &str) -> Fields {
     if f.step.is_none()
         && let Some(c) = STEP_FORMS.captures(line)
     {
-        f.step = c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse().ok());
+        f.step = (1..=5)
+            .find_map(|i| c.get(i))
+            .and_then(|m| m.as_str().parse().ok());
     }
     // A batch within an epoch is more specific than a bare "batch N".
     epoch_and_batch(line, &mut f);
@@ -346,20 +412,33 @@ static KEY_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     )
 });
 
+static STEP_INTERVAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"\bstep\s*=\s*\d+\s*\(\s*(\d+(?:\.\d+)?)\s*sec\)")
+});
+
+static SPACED_PAIR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"\b([A-Za-z_][\w/]*)\s+=\s+([-+]?\d[\d.]*(?:[eE][-+]?\d+)?)")
+});
+
 /// Step forms that are not `key: value`: mlx-lm's "Iter 310:", mmengine's
-/// "Iter(train) [  10/160000]", detectron2-style "iter: 19" is a key.
+/// "Iter(train) [  10/160000]", CLU's "logging_writer.py:48] [512]",
+/// tqdm's loggable "Progress on: 50.0it/30.0kit"; detectron2-style
+/// "iter: 19" is a key.
 static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]",
+        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/",
     )
 });
 
 /// Batches within epochs: timm's "Train: 0 [1750/5004 ( 35%)]", the
-/// PyTorch ImageNet example's "Epoch: [0][  1/5005]" (epoch, batch, batches
-/// per epoch), icefall's "Epoch 1, batch 1500" (no total).
+/// PyTorch ImageNet example's "Epoch: [0][  1/5005]" and mmcv's
+/// "Epoch(train) [1][50/7330]" (epoch, batch, batches per epoch); icefall's
+/// "Epoch 1, batch 1500", MXNet's Speedometer "Epoch[0] Batch [360-380]"
+/// and ESPnet's "1epoch:train:1-120batch" (no total: the last batch of the
+/// range).
 static EPOCH_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch:\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b",
+        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch(?::|\(train\))?\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b|\bEpoch\[(\d+)\]\s*Batch\s*\[\s*\d+\s*-\s*(\d+)\s*\]|\b(\d+)epoch:train:\d+-(\d+)batch\b",
     )
 });
 
@@ -371,7 +450,7 @@ fn epoch_and_batch(line: &str, f: &mut Fields) {
     match (n(1).or(n(4)), n(2).or(n(5)), n(3).or(n(6))) {
         (Some(e), Some(b), Some(total)) => f.step = Some(e * total + b),
         _ => {
-            if let (Some(e), Some(b)) = (n(7), n(8)) {
+            if let (Some(e), Some(b)) = (n(7).or(n(9)).or(n(11)), n(8).or(n(10)).or(n(12))) {
                 f.step = Some(b);
                 f.epoch = Some(e);
             }
@@ -491,5 +570,52 @@ mod tests {
     fn words_are_not_keys() {
         let f = text("Saving model checkpoint to out: done in 3 s");
         assert_eq!(f, Fields::default());
+    }
+
+    #[test]
+    fn held_out_shapes_of_steps_and_times() {
+        // `key:value` with no space (modded-nanogpt), a rate with its unit
+        // in the value (tqdm's loggable form).
+        let f = text("step:15/8000 train_time:30726ms step_avg:2048.39ms");
+        assert_eq!((f.step, f.either), (Some(15), Some(30.726)));
+        let f =
+            text("09:04:13.153 [I] Progress on: 50.0it/30.0kit rate:2.4s/it remaining:19:59:04");
+        assert_eq!((f.step, f.duration), (Some(50), Some(2.4)));
+        // CLU's "[512] steps_per_sec=…", TF Estimator's spaced pair and its
+        // interval, NeMo-RL's step banner and "Total step time".
+        let f = text(
+            "I1129 09:09:18.016195 281473098641440 logging_writer.py:48] [512] steps_per_sec=1.25",
+        );
+        assert_eq!((f.step, f.duration), (Some(512), Some(0.8)));
+        let f = text("INFO:tensorflow:loss = 6.2893708, step = 200 (26.026 sec)");
+        assert_eq!((f.step, f.interval), (Some(200), Some(26.026)));
+        assert_eq!(
+            text("========================= Step 12/500 =========================").step,
+            Some(12)
+        );
+        assert_eq!(text("  • Total step time: 92.38s").duration, Some(92.38));
+        // Epoch and batch: mmcv, MXNet's Speedometer, ESPnet.
+        let f = text(
+            "2026-11-29 09:02:36,360 - mmdet - INFO - Epoch(train) [1][50/7330]\tlr: 2.018e-03, time: 0.462",
+        );
+        assert_eq!((f.step, f.duration), (Some(7380), Some(0.462)));
+        let f = text(
+            "2026-11-29 09:04:05,527 Node[0] Epoch[0] Batch [380-400]\tSpeed: 456.15 samples/sec",
+        );
+        assert_eq!((f.step, f.epoch), (Some(400), Some(0)));
+        let f = text(
+            "[spark-7f3a] 2026-11-29 09:03:08,534 (trainer:762) INFO: 1epoch:train:1-120batch: iter_time=1.914e-04",
+        );
+        assert_eq!((f.step, f.epoch), (Some(120), Some(1)));
+        // A logger table's row (Stable-Baselines3), DeepSpeed-Chat's latency.
+        assert_eq!(
+            text("|    time_elapsed    | 21        |").elapsed,
+            Some(21.0)
+        );
+        assert_eq!(text("|    iterations      | 4         |").step, Some(4));
+        assert_eq!(
+            text("Model Parameters: 1.316 B, Latency: 1.83s, TFLOPs: 106.37").duration,
+            Some(1.83)
+        );
     }
 }

@@ -88,6 +88,8 @@ pub struct LineFacts {
     pub either: Option<f64>,
     /// The epoch of a step that restarts each epoch (see `Fields::epoch`).
     pub epoch: Option<u64>,
+    /// Seconds since the step printed before (see `Fields::interval`).
+    pub interval: Option<f64>,
 }
 
 impl LineFacts {
@@ -100,6 +102,7 @@ impl LineFacts {
         self.elapsed = self.elapsed.or(g.elapsed);
         self.either = self.either.or(g.either);
         self.epoch = self.epoch.or(g.epoch);
+        self.interval = self.interval.or(g.interval);
         self
     }
 
@@ -464,6 +467,7 @@ fn json_facts(v: &Value) -> LineFacts {
         tokens_per_s: num(v.get("tokens_per_second_per_gpu")),
         either: None,
         epoch: None,
+        interval: None,
     }
     .or_fields(crate::extract::log_fields::json_fields(v))
 }

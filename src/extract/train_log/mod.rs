@@ -148,6 +148,9 @@ struct Scanner {
     /// The step a block of metric lines belongs to (Composer prints
     /// "[batch=10/20000]:" and then one metric per line).
     block_step: Option<u64>,
+    /// The last step a line gave an interval for (TF Estimator's "step =
+    /// 200 (26.026 sec)": the seconds since the step printed before).
+    interval_step: Option<u64>,
     /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
     keras_epoch: Option<u64>,
     /// A batch count that restarts each epoch (icefall): the current epoch,
@@ -238,6 +241,15 @@ fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
 }
 
 /// "step 120", "Step 120", "global_step=120".
+/// The trainer's line inside a docker json-file record, after the
+/// record's own stamp.
+fn docker_line(raw: &[u8]) -> Option<Vec<u8>> {
+    let v: serde_json::Value = serde_json::from_slice(raw).ok()?;
+    let log = v.get("log")?.as_str()?.trim_end_matches(['\n', '\r']);
+    let time = v.get("time")?.as_str()?;
+    Some(format!("{time} {log}").into_bytes())
+}
+
 fn find_step(line: &[u8]) -> Option<u64> {
     let lower: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
     let at = STEP.find(&lower)?;
@@ -262,6 +274,21 @@ impl Scanner {
         if raw.is_empty() {
             return;
         }
+        // Docker's json-file driver wraps every line the trainer printed:
+        // `{"log":"iter 10: …\n","stream":"stdout","time":"…Z"}`. The
+        // trainer's line is read with the driver's stamp in front.
+        let unwrapped;
+        let raw = if raw.starts_with(b"{\"log\":") {
+            match docker_line(raw) {
+                Some(line) => {
+                    unwrapped = line;
+                    &unwrapped[..]
+                }
+                None => raw,
+            }
+        } else {
+            raw
+        };
         // Rank prefixes and colours come off only where there are any: most
         // lines of a gigabyte log are plain progress redraws.
         let cleaned;
@@ -417,6 +444,17 @@ impl Scanner {
                 facts.step = Some(before + done);
                 facts.duration = Some(per_step);
             }
+        }
+        if bar_elapsed.is_none()
+            && let (Some(step), Some(secs)) = (facts.step, facts.interval)
+        {
+            // The interval covers every step since the last one printed.
+            if facts.duration.is_none()
+                && let Some(prev) = self.interval_step.filter(|p| step > *p)
+            {
+                facts.duration = Some(secs / (step - prev) as f64);
+            }
+            self.interval_step = Some(step);
         }
         if bar_elapsed.is_none() {
             match (facts.step, facts.timed_or_either()) {

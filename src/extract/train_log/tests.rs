@@ -113,3 +113,39 @@ fn one_line_is_a_log_only_when_it_cannot_be_words() {
     ));
     assert!(!looks_like_train_paste("Step 3 of the ladder did not help"));
 }
+
+#[test]
+fn docker_json_file_records_are_read_with_their_stamps() {
+    let text = (0..6)
+        .map(|i| {
+            format!(
+                "{{\"log\":\"iter {}: loss 4.2000, time 2048.00ms, mfu 31.00%\\n\",\"stream\":\"stdout\",\"time\":\"2026-11-29T08:0{}:00.000000000Z\"}}\n",
+                i * 10,
+                i
+            )
+        })
+        .collect::<String>();
+    let log = read(&text);
+    assert!(log.anchored, "the driver's stamps anchor the steps");
+    assert!(
+        log.samples
+            .iter()
+            .any(|s| (s.sec_per_step - 2.048).abs() < 1e-9)
+    );
+}
+
+#[test]
+fn an_interval_since_the_last_printed_step_is_spread_over_its_steps() {
+    let text: String = (1..=12)
+        .map(|i| {
+            let secs = if i % 2 == 0 { "26.0" } else { "26.5" };
+            format!(
+                "INFO:tensorflow:loss = 6.2, step = {} ({secs} sec)\n",
+                i * 100
+            )
+        })
+        .collect();
+    let log = read_train_log(text.as_bytes(), Some(0.0)).unwrap();
+    let per: Vec<f64> = log.samples.iter().map(|s| s.sec_per_step).collect();
+    assert!(per.contains(&0.26) && per.contains(&0.265), "{per:?}");
+}

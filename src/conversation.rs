@@ -428,6 +428,17 @@ impl Conversation {
                 crate::render::terminal::sanitize(&target.display().to_string())
             ));
         }
+        // A FIFO, device or directory under the name is never replaced: a
+        // write-open of a FIFO would wait for a reader forever.
+        if let Some(why) = std::fs::metadata(&target)
+            .ok()
+            .and_then(|m| crate::input::not_a_file(m.file_type()))
+        {
+            return Reply::problem(format!(
+                "Could not write {}: {why}. Give another path: `/export FILE`.",
+                crate::render::terminal::sanitize(&target.display().to_string())
+            ));
+        }
         let result = load(&self.dir).and_then(|loaded| {
             let md = session_markdown(&loaded.events, &self.id, &self.dir);
             let mut f = if force {

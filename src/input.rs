@@ -105,32 +105,7 @@ pub fn limited<R: Read>(inner: R, limit: u64) -> Limited<R> {
 /// `-` (stdin). The open itself never blocks (O_NONBLOCK), and the type is
 /// checked again on the open file, so a swap between the two is caught.
 pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
-    let not_a_file = |kind: std::fs::FileType| -> Option<String> {
-        if kind.is_dir() {
-            Some("it is a directory, not a file".into())
-        } else if kind.is_fifo() {
-            Some("it is a FIFO (named pipe), not a file: reading it would wait for a writer; save the output to a file, or pipe it in with `-`".into())
-        } else if kind.is_char_device() || kind.is_block_device() {
-            Some("it is a device (like /dev/zero), not a file: give the path of a file saved on disk, or pipe the output in with `-`".into())
-        } else if kind.is_socket() {
-            Some("it is a socket, not a file: save what it serves to a file and give that path, or pipe it in with `-`".into())
-        } else if !kind.is_file() {
-            Some("it is not a regular file".into())
-        } else {
-            None
-        }
-    };
-    let io = |e: std::io::Error| {
-        match e.kind() {
-        _ if e.raw_os_error() == Some(libc::ELOOP) => {
-            "it is a symbolic link that loops back on itself (or links too deep): give the file it should point to".to_string()
-        }
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    }
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
+    let meta = std::fs::metadata(path).map_err(io_reason)?;
     if let Some(why) = not_a_file(meta.file_type()) {
         return Err(why);
     }
@@ -138,12 +113,97 @@ pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
-        .map_err(io)?;
+        .map_err(io_reason)?;
     let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
     if let Some(why) = not_a_file(kind) {
         return Err(why);
     }
+    open_checked(file, kind, path, limit)
+}
+
+/// Write `bytes` to a file headroom makes (a chart, an export), refusing a
+/// path that exists and is not a regular file: a write-open of a FIFO waits
+/// for a reader forever, and a device or directory is never a chart. The
+/// open never blocks (O_NONBLOCK) and the type is checked again after it.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let refuse = |kind: std::fs::FileType| -> Option<String> {
+        if kind.is_fifo() {
+            return Some(
+                "it is a FIFO (named pipe), not a file: writing to it would wait for a reader; give the name of a file to create".into(),
+            );
+        }
+        not_a_file(kind).map(|why| {
+            format!(
+                "{}; give the name of a file to create",
+                why.split(':').next().unwrap_or(&why)
+            )
+        })
+    };
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && let Some(why) =
+            refuse(std::fs::metadata(path).map_or(meta.file_type(), |m| m.file_type()))
+    {
+        return Err(why);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io_reason)?;
+    if let Some(why) = refuse(file.metadata().map_err(|e| e.to_string())?.file_type()) {
+        return Err(why);
+    }
+    file.set_len(0).map_err(|e| e.to_string())?;
+    file.write_all(bytes).map_err(|e| e.to_string())
+}
+
+/// Why a file type is not a regular file, in the owner's terms.
+pub fn not_a_file(kind: std::fs::FileType) -> Option<String> {
+    if kind.is_dir() {
+        Some("it is a directory, not a file".into())
+    } else if kind.is_fifo() {
+        Some("it is a FIFO (named pipe), not a file: reading it would wait for a writer; save the output to a file, or pipe it in with `-`".into())
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("it is a device (like /dev/zero), not a file: give the path of a file saved on disk, or pipe the output in with `-`".into())
+    } else if kind.is_socket() {
+        Some("it is a socket, not a file: save what it serves to a file and give that path, or pipe it in with `-`".into())
+    } else if !kind.is_file() {
+        Some("it is not a regular file".into())
+    } else {
+        None
+    }
+}
+
+fn io_reason(e: std::io::Error) -> String {
+    match e.kind() {
+        _ if e.raw_os_error() == Some(libc::ELOOP) => {
+            "it is a symbolic link that loops back on itself (or links too deep): give the file it should point to".to_string()
+        }
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+fn open_checked(
+    file: File,
+    kind: std::fs::FileType,
+    path: &Path,
+    limit: u64,
+) -> Result<Limited<File>, String> {
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // A file over the limit is refused by its size, before any of it is
+    // read (a sparse 9 GiB file reads fast but still takes minutes).
+    if kind.is_file() && size > limit {
+        return Err(format!(
+            "it is {}, over the {} headroom reads: give a shorter excerpt (the hours around the slowdown)",
+            human(size),
+            human(limit)
+        ));
+    }
     let mut reader = limited(file, limit);
     // Small files never last a second; only big regular files get a line.
     if kind.is_file() && size >= PROGRESS_FROM {
@@ -226,8 +286,42 @@ mod tests {
     fn a_file_over_its_limit_is_an_error_not_a_hang() {
         let t = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(t.path(), vec![b'a'; 5000]).unwrap();
+        // Refused by its size before a byte is read.
         let e = read_text(t.path(), 1000).unwrap_err();
-        assert!(e.contains("larger than 1000 bytes"), "{e}");
+        assert!(e.contains("over the 1000 bytes headroom reads"), "{e}");
+        // A stream has no size: the limit stops it as it reads.
+        let mut long = limited(&[b'a'; 5000][..], 1000);
+        let e = std::io::Read::read_to_end(&mut long, &mut Vec::new()).unwrap_err();
+        assert!(e.to_string().contains("larger than 1000 bytes"), "{e}");
         assert_eq!(read_text(t.path(), 5000).unwrap().len(), 5000);
+    }
+
+    #[test]
+    fn a_chart_is_never_written_into_a_fifo_device_or_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("chart.svg");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let started = std::time::Instant::now();
+        let why = write_file(&fifo, b"<svg/>").unwrap_err();
+        assert!(
+            why.contains("FIFO") && why.contains("wait for a reader"),
+            "{why}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert!(
+            write_file(dir.path(), b"x")
+                .unwrap_err()
+                .contains("directory")
+        );
+        assert!(
+            write_file(Path::new("/dev/null"), b"x")
+                .unwrap_err()
+                .contains("device")
+        );
+        let plain = dir.path().join("ok.svg");
+        std::fs::write(&plain, "old, longer content").unwrap();
+        write_file(&plain, b"<svg/>").unwrap();
+        assert_eq!(std::fs::read(&plain).unwrap(), b"<svg/>");
     }
 }

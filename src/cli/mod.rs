@@ -78,8 +78,16 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> ExitCode {
             clap_complete::generate(*shell, &mut cmd, "headroom", &mut std::io::stdout());
             ExitCode::SUCCESS
         }
+        // As for `plan` and `thermal`, an input that cannot be read or is
+        // not a listing exits 2.
         Some(Command::Procs { file, need, json }) => {
-            print(procs::run(file.as_deref(), *need, *json).map_err(|e| e.to_string()))
+            match procs::run(file.as_deref(), *need, *json) {
+                Ok(text) => print(Ok(text)),
+                Err(e) => {
+                    fail(&e.to_string());
+                    ExitCode::from(2)
+                }
+            }
         }
         Some(Command::Validate) => {
             let k = crate::knowledge::Knowledge::embedded();

@@ -63,12 +63,12 @@ fn write_charts(
     );
     let doc = svg(thermal, train, analysis, &title)?;
     if let Some(p) = args.svg {
-        std::fs::write(p, &doc)
+        crate::input::write_file(p, doc.as_bytes())
             .map_err(|e| format!("--svg {}: {e}", sanitize(&p.display().to_string())))?;
     }
     if let Some(p) = args.png {
         let bytes = png(&doc)?;
-        std::fs::write(p, bytes)
+        crate::input::write_file(p, &bytes)
             .map_err(|e| format!("--png {}: {e}", sanitize(&p.display().to_string())))?;
     }
     Ok(())

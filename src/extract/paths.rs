@@ -47,20 +47,34 @@ pub fn paths_in(text: &str) -> Vec<String> {
 const SYSTEM_TREES: [&str; 4] = ["/proc/", "/sys/", "/dev/", "/run/"];
 
 /// The paths in the owner's sentence that name a file for headroom to read:
-/// a log or data file by its extension, or every path when the turn is only
-/// paths. A program (`/usr/local/bin/python`), a kernel knob or a device
-/// named in passing is not one.
+/// a log or data file by its extension, the paths listed beside one ("…
+/// /tmp/x/samples /tmp/x/train.log": a list of files, so the one without an
+/// extension is a file too, refused by name if it is not one), or every path
+/// when the turn is only paths. A program (`/usr/local/bin/python`), a
+/// kernel knob or a device named in passing is not one.
 pub fn files_named(text: &str) -> Vec<String> {
     let whole = only_paths(text);
-    paths_in(text)
-        .into_iter()
-        .filter(|p| !SYSTEM_TREES.iter().any(|t| p.starts_with(t)))
-        .filter(|p| {
-            whole || {
-                let lower = p.to_ascii_lowercase();
-                EXTENSIONS.iter().any(|e| lower.ends_with(e))
-            }
+    let data = |p: &str| {
+        let lower = p.to_ascii_lowercase();
+        EXTENSIONS.iter().any(|e| lower.ends_with(e))
+    };
+    // Runs of path tokens with nothing between them.
+    let mut runs: Vec<Vec<String>> = vec![Vec::new()];
+    for token in text.split_whitespace() {
+        if is_path(token) {
+            runs.last_mut()
+                .expect("one run")
+                .push(trimmed(token).to_string());
+        } else if !runs.last().is_some_and(Vec::is_empty) {
+            runs.push(Vec::new());
+        }
+    }
+    runs.into_iter()
+        .flat_map(|run| {
+            let listed = run.len() > 1 && run.iter().any(|p| data(p));
+            run.into_iter().filter(move |p| whole || listed || data(p))
         })
+        .filter(|p| !SYSTEM_TREES.iter().any(|t| p.starts_with(t)))
         .collect()
 }
 

@@ -116,6 +116,31 @@ crate::extract::reading::paste_reader!(
     parse_ps => crate::extract::reading::Reading::Procs
 );
 
+/// The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit kernels,
+/// include/linux/threads.h): a larger one is no process, and `kill` of one
+/// over 2^32 wraps to another.
+const PID_MAX_LIMIT: u64 = 4_194_304;
+
+/// A pid as `ps` prints it: digits without a leading zero, within the
+/// kernel's limit ("00042" or "4294967297" is damaged, not pid 42 or 1).
+fn is_process_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s == "0" || !s.starts_with('0'))
+        && s.parse::<u64>().is_ok_and(|p| p <= PID_MAX_LIMIT)
+}
+
+/// The pid column of a listing line: the second field of `ps aux`/`ps -ef`,
+/// the first of `pgrep -fa`.
+fn line_pid(line: &str) -> String {
+    let mut fields = line.split_whitespace();
+    let first = fields.next().unwrap_or("");
+    if first.bytes().all(|b| b.is_ascii_digit()) && PGREP.is_match(line) {
+        return first.to_string();
+    }
+    fields.next().unwrap_or("").to_string()
+}
+
 pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
     let mut out = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -131,7 +156,9 @@ pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
         } else {
             continue;
         };
-        let Some(pid) = pid else { continue };
+        let Some(pid) = pid.filter(|_| is_process_id(&line_pid(line))) else {
+            continue;
+        };
         if is_grep_itself(&command) {
             continue;
         }
@@ -148,7 +175,16 @@ pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
     if out.is_empty() {
         let bad: Vec<String> = text
             .lines()
-            .filter_map(|l| PS_AUX_BAD_PID.captures(l.trim()).map(|c| c[1].to_string()))
+            .filter_map(|l| {
+                let l = l.trim();
+                PS_AUX_BAD_PID
+                    .captures(l)
+                    .map(|c| c[1].to_string())
+                    .or_else(|| {
+                        let pid = line_pid(l);
+                        (PS_AUX.is_match(l) && !is_process_id(&pid)).then_some(pid)
+                    })
+            })
             .collect();
         return Err(match bad.len() {
             0 => PsError::NoLines,
@@ -256,5 +292,27 @@ mod tests {
             "../../tests/fixtures/ps-aux-spark-mixed.txt"
         )));
         assert_eq!(parse_ps("hello there"), Err(PsError::NoLines));
+    }
+
+    #[test]
+    fn a_pid_with_a_leading_zero_or_past_the_kernels_limit_is_damaged() {
+        let row = |pid: &str| {
+            format!(
+                "ollama  {pid}  0.5  2.0 4567890 2500000 ?     Ssl  08:00   0:10 /usr/local/bin/ollama serve"
+            )
+        };
+        for damaged in ["00042", "4294967297", "99999999"] {
+            assert!(looks_like_ps(&row(damaged)), "{damaged}");
+            assert!(
+                matches!(parse_ps(&row(damaged)), Err(PsError::BadPids(ref p, _)) if p == damaged),
+                "{damaged}: {:?}",
+                parse_ps(&row(damaged))
+            );
+        }
+        assert_eq!(one(&row("4194304")).pid, 4_194_304);
+        // Beside a good row, the damaged one is skipped, never stopped.
+        let both = format!("{}\n{}", row("5151"), row("00042"));
+        let pids: Vec<u64> = parse_ps(&both).unwrap().iter().map(|p| p.pid).collect();
+        assert_eq!(pids, vec![5151]);
     }
 }

@@ -26,6 +26,32 @@ pub struct Endpoint {
 
 pub const OLLAMA_DEFAULT: &str = "http://127.0.0.1:11434";
 
+/// An endpoint URL headroom will send to: http or https, parseable, and
+/// with no user name or password before the host. A `user@host` part hides
+/// the real host from a reader ("http://127.0.0.1@192.0.2.10" goes to
+/// 192.0.2.10), and a key belongs in the keyring, not the URL.
+fn check_url(u: &str) -> Result<(), String> {
+    if !(u.starts_with("http://") || u.starts_with("https://")) {
+        return Err(format!("{u:?} is not an http:// or https:// URL"));
+    }
+    let url =
+        url::Url::parse(u).map_err(|e| format!("{u:?} is not a URL headroom can use: {e}"))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!(
+            "{:?} has a user name or password before the host (the request would go to {}); write the server's address alone and keep the key in the keyring (`headroom key set`)",
+            crate::llm::redact::url_credentials(u),
+            url.host_str().unwrap_or("another host")
+        ));
+    }
+    if url.fragment().is_some() || url.query().is_some() {
+        return Err(format!(
+            "{:?} has a ? or # part; write the server's base URL alone (http://HOST:PORT/v1)",
+            crate::llm::redact::url_credentials(u)
+        ));
+    }
+    Ok(())
+}
+
 impl Endpoint {
     /// Parse a spec; the error says what to write instead.
     pub fn parse(spec: &str) -> Result<Endpoint, String> {
@@ -39,10 +65,8 @@ impl Endpoint {
             None => (head, None),
         };
         let url = url.map(|u| u.trim_end_matches('/').to_string());
-        if let Some(u) = &url
-            && !(u.starts_with("http://") || u.starts_with("https://"))
-        {
-            return Err(format!("{u:?} is not an http:// or https:// URL"));
+        if let Some(u) = &url {
+            check_url(u)?;
         }
         match kind.to_ascii_lowercase().as_str() {
             "ollama" => Ok(Endpoint {
@@ -88,14 +112,23 @@ impl Endpoint {
     }
 
     /// Loopback hosts bypass any system proxy (reqwest sends them through
-    /// HTTP_PROXY otherwise).
+    /// HTTP_PROXY otherwise). The host is the one the HTTP client will
+    /// connect to, as the URL standard parses it (`0x7f.0.0.1` and
+    /// `2130706433` are 127.0.0.1; `127.0.0.1.nip.io` is a name, not
+    /// this machine).
     pub fn is_loopback(&self) -> bool {
-        let rest = self.base_url.split("://").nth(1).unwrap_or("");
-        let host = match rest.strip_prefix('[') {
-            Some(v6) => v6.split(']').next().unwrap_or(""),
-            None => rest.split(['/', ':']).next().unwrap_or(""),
+        use url::{Host, Url};
+        let Ok(url) = Url::parse(&self.base_url) else {
+            return false;
         };
-        host == "localhost" || host == "::1" || host.starts_with("127.")
+        match url.host() {
+            Some(Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+            Some(Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(Host::Ipv6(ip)) => {
+                ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+            }
+            None => false,
+        }
     }
 
     /// Would a key sent here cross a network in clear?
@@ -171,5 +204,45 @@ mod tests {
                 .unwrap_err()
                 .contains("not an http")
         );
+    }
+
+    #[test]
+    fn the_host_is_the_one_the_request_goes_to() {
+        let at = |u: &str| Endpoint::parse(&format!("openai:m@{u}"));
+        // A user name before the host hides where the key would go.
+        for tricked in [
+            "http://127.0.0.1@192.0.2.10:8000/v1",
+            "http://localhost:18080@192.0.2.10:8000/v1",
+            "http://user:sk-in-the-url@192.0.2.10:8000/v1",
+            "http://192.0.2.10:8000#@127.0.0.1:18080/v1",
+            "http://192.0.2.10:8000/v1?redirect=https://ok.example",
+        ] {
+            let e = at(tricked).unwrap_err();
+            assert!(
+                !e.contains("sk-in-the-url"),
+                "the secret is not echoed: {e}"
+            );
+        }
+        let loopback = |u: &str| at(u).unwrap().is_loopback();
+        for this_machine in [
+            "http://127.0.0.1:18080/v1",
+            "http://0x7f.0.0.1:18080/v1",
+            "http://2130706433:18080/v1",
+            "http://[::ffff:127.0.0.1]:18080/v1",
+            "http://[::1]:8000/v1",
+            "http://localhost:8000/v1",
+        ] {
+            assert!(loopback(this_machine), "{this_machine}");
+        }
+        for elsewhere in [
+            "http://127.0.0.1.nip.io:18080/v1",
+            "http://localhost.example:8000/v1",
+            "http://[::ffff:192.0.2.10]:8000/v1",
+            "http://192.0.2.10:8000\\@127.0.0.1:18080/v1",
+            "http://0.0.0.0:18080/v1",
+        ] {
+            assert!(!loopback(elsewhere), "{elsewhere}");
+            assert!(at(elsewhere).unwrap().in_clear_off_box(), "{elsewhere}");
+        }
     }
 }

@@ -248,7 +248,11 @@ fn endless_and_device_inputs_fail_fast() {
         ])
         .run();
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("larger than 1 MiB"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("over the 1 MiB headroom reads"),
+        "{}",
+        out.stderr
+    );
     // Piped: a turn of more than 8 MiB with no blank line stops reading.
     let out = Headroom::new(dir.path())
         .stdin_bytes(&vec![b'z'; 9 * 1024 * 1024])

@@ -35,12 +35,12 @@ fn converse(spec: &str, envs: &[(&str, &str)]) -> (String, String) {
 fn openai_streaming_phrasing_that_keeps_every_figure_is_shown() {
     let server = serve(8, |_, body| {
         ok(
-            sse(&reword(&draft_of(body), "Put simply, ")),
+            sse(&reword(&draft_of(body), "Please note: ")),
             "text/event-stream",
         )
     });
     let (out, transcript) = converse(&format!("openai:tiny@{}/v1", server.url), &[]);
-    assert!(out.contains("Put simply, "), "{out}");
+    assert!(out.contains("Please note: "), "{out}");
     assert!(out.contains("**Verdict: fits.**"));
     assert!(!out.contains("headroom's own text"), "{out}");
     assert!(transcript.contains("\"phrased_by\":\"tiny\""));
@@ -69,13 +69,13 @@ fn ollama_ndjson_streaming_and_model_listing() {
             )
         } else {
             ok(
-                ndjson(&reword(&draft_of(body), "Plainly, ")),
+                ndjson(&reword(&draft_of(body), "Here, please note: ")),
                 "application/x-ndjson",
             )
         }
     });
     let (out, transcript) = converse(&format!("ollama@{}", server.url), &[]);
-    assert!(out.contains("Plainly, "), "{out}");
+    assert!(out.contains("Here, please note: "), "{out}");
     assert!(transcript.contains("\"phrased_by\":\"tiny:latest\""));
     let reqs = server.requests.lock().unwrap();
     assert_eq!(reqs[0].0, "/api/tags");

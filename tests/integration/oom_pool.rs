@@ -128,7 +128,8 @@ fn procs_with_nothing_readable_says_what_to_paste() {
         .args(&["procs", "-"])
         .stdin("nothing here\n")
         .run();
-    assert_eq!(out.code, 1);
+    // Not a listing: an input error, exit 2 as for `plan` and `thermal`.
+    assert_eq!(out.code, 2);
     assert!(
         out.stderr
             .contains("ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep"),

@@ -522,8 +522,10 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
         return Vec::new();
     };
     let mut out = Vec::new();
+    // Each text once: a step's result and the exhausted ladder may both
+    // raise the pool suspicion.
     let mut push = |t: String| {
-        if !t.is_empty() {
+        if !t.is_empty() && !out.iter().any(|b| matches!(b, Block::Text(x) if *x == t)) {
             out.push(Block::Text(t))
         }
     };

@@ -56,12 +56,12 @@ static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|it and (?:my|the) (?:run|training|trainer)) (?:still )?(?:run|fit|work|live|coexist|share)(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*(?:,?\s+or not)?\s*[?.!]*\s*$",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|it and (?:my|the) (?:run|training|trainer)) (?:still )?(?:run|fit|work|live|coexist|share)(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*(?:,?\s+or not)?\s*[?.!]*\s*$|^\s*(?:(?:so|ok(?:ay)?|and|but)[,\s]+)*(?:(?:is\s+)?(?:it|that)\s+)?(?:possible|ok(?:ay)?|fine|safe)\s+(?:with|while|beside|next to|alongside)\s+(?:vllm|ollama|the server|the model server|it|that|them)(?:\s+(?:keeps?|stays?|still))?(?:\s+(?:running|up|loaded|on|serving))?\s*[?.!]*\s*$|^\s*(?:(?:so|and)[,\s]+)?both\s+(?:ok(?:ay)?|fine|good|at once|together)\s*[?.!]*\s*$",
     )
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter)",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter|(?:are you )?sure\s*[?!]|really\s*\?|(?:now\s+)?(?:it is|is it|it's|does it|will it) (?:fits?|fitting)(?: well| now| ok(?:ay)?)?\s*\?)",
     )
 });
 
@@ -190,9 +190,20 @@ pub fn short_answer(text: &str) -> Option<Approval> {
     approval(text)
 }
 
+/// "Could you show me the full plan? I like to see where it goes": the
+/// request inside a longer turn of words.
+static ASKED_FULL_PLAN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:could|can|would|will) you (?:please )?(?:show|give|walk|take) (?:me |us )?(?:through )?(?:the |your )?(?:full|whole|complete|entire|detailed) (?:plan|worksheet|breakdown|estimate)\b|\b(?:i'?d like|i want|i would like) (?:to see )?(?:the |your )?(?:full|whole|complete|detailed) (?:plan|worksheet|breakdown)\b",
+    )
+});
+
 /// A whole-turn request, when the turn is one.
 pub fn request(text: &str) -> Option<Request> {
     let t = text.trim();
+    if !t.contains('\n') && t.chars().count() <= 400 && ASKED_FULL_PLAN.is_match(t) {
+        return Some(Request::Plan(crate::reply::PlanDetail::Full));
+    }
     if t.contains('\n') || t.chars().count() > 80 {
         return None;
     }

@@ -223,7 +223,7 @@ pub enum StepResult {
 
 static STILL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(still (?:oom|ooms|oomed|out of memory|fails|failing|crash(?:es|ed)?|dies|died|killed|the same)|same (?:error|oom)|oom(?:ed|'d)? again|again oom|didn'?t help|did not help|no luck|nope,? still)\b",
+        r"(?i)\b(still (?:oom|ooms|oomed|out of memory|fails|failing|crash(?:es|ed)?|dies|died|killed|the same)|same (?:error|oom|thing|result|crash|problem|story|traceback)|no change|(?:didn'?t|did not) change anything|oom(?:ed|'d)? again|again oom|didn'?t help|did not help|no luck|nope,? still)\b",
     )
 });
 static FIXED: LazyLock<Regex> = LazyLock::new(|| {

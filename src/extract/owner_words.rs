@@ -122,7 +122,7 @@ fn kilo(text: &str) -> String {
 /// a setting's name, a few words of the owner's, then its value.
 static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch|context(?:[\s_-]?(?:length|len|window))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|max[\s_-]?(?:len|length|seq(?:[\s_-]?len)?)|packing(?:[\s_-]?length)?|lora[\s_-]?rank|rank)\b[,:]?\s+((?:(?:i|we)\s+(?:want|need|use|have|set|picked|chose|went\s+with)|it(?:'s|\s+is|\s+was|\s+will\s+be)|(?:will|should|would)\s+be|is|was|of|around|about|roughly|set\s+to|to|at)\s+){1,3}(\d[\d,_]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two|sixty[\s-]?four)\b",
+        r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch|context(?:[\s_-]?(?:length|len|window))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|max[\s_-]?(?:len|length|seq(?:[\s_-]?len)?)|packing(?:[\s_-]?length)?|lora[\s_-]?rank|rank)\b[,:.…]*\s+((?:(?:i|we)\s+(?:want|need|use|have|set|picked|chose|went\s+with|guess|think)|it(?:'s|\s+is|\s+was|\s+will\s+be)|(?:will|should|would)\s+be|let'?s\s+say|say|maybe|probably|is|was|of|around|about|roughly|set\s+to|to|at)\s+){1,3}(\d[\d,_]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two|sixty[\s-]?four)\b",
     )
 });
 static MAX_LEN: LazyLock<Regex> =
@@ -313,9 +313,23 @@ static FOUR_BIT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PLAIN_LORA: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?i)\blora\b"));
 
+/// "and if i use 4bit?", "load it in 4-bit": a 4-bit base for fine-tuning
+/// is QLoRA (a full fine-tune has no 4-bit form). A word of its own only:
+/// `…-bnb-4bit` in a model id, a 4-bit optimizer, KV cache or server
+/// quantization is not the method.
+static FOUR_BIT_WORD: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)(^|\s)(4[\s-]?bits?|nf4)([\s?.,!]|$)"));
+static NOT_THE_METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:adam\w*|optim\w*|kv|cache|vllm|ollama|gguf|awq|gptq|serv\w*|llama\.cpp|inference)\b",
+    )
+});
+
 fn four_bit_lora(text: &str) -> String {
     if FOUR_BIT.is_match(text) && PLAIN_LORA.is_match(text) {
         PLAIN_LORA.replace(text, "qlora").into_owned()
+    } else if FOUR_BIT_WORD.is_match(text) && !NOT_THE_METHOD.is_match(text) {
+        FOUR_BIT_WORD.replace(text, "${1}qlora${3}").into_owned()
     } else {
         text.to_string()
     }
@@ -407,6 +421,18 @@ mod tests {
             canonical("Ah yes the batch, it is two."),
             "Ah yes the batch 2."
         );
+        assert_eq!(canonical("Batch size... let's say 2?"), "batch 2?");
+        assert_eq!(canonical("and if i use 4bit?"), "and if i use qlora?");
+        assert_eq!(canonical("load it in 4-bit"), "load it in qlora");
+        for kept in [
+            "use unsloth/llama-3-8b-bnb-4bit",
+            "8bit adam, 4bit kv cache",
+            "serve it in 4bit with ollama",
+        ] {
+            assert_eq!(canonical(kept), kept);
+        }
+        assert_eq!(canonical("batch size, maybe 4"), "batch 4");
+        assert_eq!(canonical("rank i guess 16"), "rank 16");
         assert_eq!(
             canonical("max len 4096 forgot that"),
             "packing 4096 forgot that"

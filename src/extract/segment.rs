@@ -365,7 +365,8 @@ fn family(line: &str) -> Option<Family> {
     let config = (CONFIG_KEY.is_match(line) || YAML_PARENT.is_match(line))
         && !t.starts_with('"')
         && !reading
-        || (t.starts_with("# ") && !PROMPT.is_match(line))
+        // A comment or a `### section` heading inside a YAML config.
+        || (t.starts_with('#') && !PROMPT.is_match(line))
         || t.starts_with("- ");
     config.then_some(Family::Config)
 }

@@ -522,3 +522,92 @@ fn a_pasted_key_value_log_is_a_training_log() {
     assert!(!out.contains("I do not read the paste"), "{out}");
     assert!(out.contains("training log"), "{out}");
 }
+
+#[test]
+fn a_yaml_config_with_section_headings_is_read_whole() {
+    for heading in ["### model", "# model", "## model settings"] {
+        let out = converse(&format!(
+            "my llamafactory yaml:\n{heading}\nmodel_name_or_path: meta-llama/Llama-3.1-8B-Instruct\nquantization_bit: 4\n### method\nstage: sft\nfinetuning_type: lora\nlora_rank: 8\n### dataset\ndataset: translate\ntemplate: llama3\ncutoff_len: 2048\n### train\nper_device_train_batch_size: 1\nbf16: true\n"
+        ));
+        assert!(out.contains("method QLoRA"), "{heading}: {out}");
+        assert!(out.contains("pack 2048"), "{heading}: {out}");
+        assert!(!out.contains("I do not read the paste"), "{heading}: {out}");
+    }
+}
+
+#[test]
+fn same_thing_after_a_step_is_its_result() {
+    for result in [
+        "done. same thing.",
+        "no change",
+        "did it, same error",
+        "same result",
+    ] {
+        let out = converse(&format!(
+            "lora llama 3.1 8b bf16 batch 4 packing 4096\n\nOOM at step 3 during training\n\nyes\n\n{result}\n"
+        ));
+        assert!(
+            out.contains("Step 1: flush the page cache between runs: done, the OOM persists."),
+            "{result}: {out}"
+        );
+        assert!(out.contains("Step 2 of the OOM ladder"), "{result}: {out}");
+    }
+}
+
+#[test]
+fn a_value_after_a_hesitation_is_the_settings() {
+    for (words, noted) in [
+        ("Batch size... let's say 2? and packing 2048", "batch 2"),
+        ("batch size, maybe 4. packing 2048", "batch 4"),
+        ("packing length, i think 1024; batch 2", "pack 1024"),
+    ] {
+        let out = converse(&format!("lora mistral 7b bf16\n\n{words}\n"));
+        assert!(out.contains(noted), "{words}: {out}");
+        assert!(out.contains("**Verdict:"), "{words}: {out}");
+    }
+}
+
+#[test]
+fn four_bit_in_a_question_is_a_qlora_what_if() {
+    for q in [
+        "and if i use 4bit?",
+        "what if 4-bit?",
+        "could i load it in 4 bit?",
+    ] {
+        let out = converse(&format!(
+            "lora llama 3.1 8b bf16 batch 4 packing 2048\n\n{q}\n"
+        ));
+        assert!(out.contains("- what if: Llama 3.1 8B QLoRA"), "{q}: {out}");
+        assert!(!out.contains("found no run setting"), "{q}: {out}");
+    }
+}
+
+#[test]
+fn doubts_and_both_at_once_get_answers() {
+    let ps = "alice      23107  3.1  4.6 38911232 5812224 pts/2 Sl+  08:40   2:13 python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct --gpu-memory-utilization 0.5 --port 8000";
+    for q in [
+        "sure? it's a long run, like 10 hours",
+        "really?",
+        "possible while vllm keeps running?",
+        "both ok?",
+        "now it is fit well?",
+    ] {
+        let out = converse(&format!(
+            "lora llama 3.2 1b, bf16, batch 1, packing 512. ps gives:\n{ps}\n\n{q}\n"
+        ));
+        assert!(!out.contains("found no run setting"), "{q}: {out}");
+    }
+}
+
+#[test]
+fn a_polite_request_for_the_full_plan_inside_a_sentence_gets_it() {
+    for words in [
+        "Awesome, thank you! Could you show me the full plan? I like to understand where the memory goes.",
+        "ok. I'd like to see the detailed breakdown please",
+    ] {
+        let out = converse(&format!(
+            "lora mistral 7b bf16 batch 2 packing 2048\n\n{words}\n"
+        ));
+        assert!(out.contains("Estimate (GB = 10^9 bytes"), "{words}: {out}");
+    }
+}

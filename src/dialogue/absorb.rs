@@ -76,6 +76,9 @@ pub struct Absorbed {
     pub read_pastes: usize,
     /// "no" to the what-if on the table: the run stays as it is.
     pub dropped_what_if: bool,
+    /// "keep 2 then" while a what-if of batch 4 is open: the run's own
+    /// value kept, in words, and the what-if dropped.
+    pub kept_setting: Option<String>,
     /// Processes the owner kept out of a stop ("yes, but not vllm").
     pub kept_by_owner: Vec<(u64, crate::readings::process::ProcessKind)>,
     /// A "yes, but …" whose exception names nothing that is pending.

@@ -177,6 +177,11 @@ fn compose(
     {
         reply.push(Block::Text(note));
     }
+    if let Some(kept) = &a.kept_setting {
+        reply.push(Block::Text(format!(
+            "Kept {kept}: the what-if is dropped, and your run stays as it is."
+        )));
+    }
     if let Some(event) = &a.oom {
         reply.blocks.extend(oom_blocks(session, event, k));
     }

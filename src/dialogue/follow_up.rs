@@ -46,8 +46,21 @@ pub fn follow_up_blocks(
         Topic::Thermal => {
             current_analysis(session, files, k).map(|a| vec![Block::Text(thermal(&a, kind, k))])
         }
-        Topic::Plan | Topic::Memory => crate::dialogue::plan_turn::build_plan(&session.facts, k)
-            .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind))]),
+        // "Is that bad?" right after a what-if is about the what-if.
+        Topic::Plan | Topic::Memory => {
+            let facts = match &session.what_if {
+                Some(w) => crate::dialogue::whatif::hypothetical(&session.facts, &w.value),
+                None => session.facts.clone(),
+            };
+            crate::dialogue::plan_turn::build_plan(&facts, k).map(|(plan, _)| {
+                let text = plan_follow_up(&plan, kind);
+                vec![Block::Text(if session.what_if.is_some() {
+                    format!("The what-if (your run is unchanged until you adopt it): {text}")
+                } else {
+                    text
+                })]
+            })
+        }
         Topic::Gpu => Some(vec![Block::Text(gpu_meaning(session, k))]),
         Topic::Server => None,
         Topic::Unread => Some(vec![Block::Text(format!(

@@ -38,13 +38,16 @@ pub fn order_answer(session: &Session, k: &Knowledge) -> String {
         return format!("{head} Tell me the run (model, method, batch, packing) for the figures.");
     };
     let i = &plan.input;
+    let now = plan.estimate.total_centi_gb;
     let pack = solve(i, SolveFor::Pack, &plan.budget, k);
     let batch = solve(i, SolveFor::Batch, &plan.budget, k);
     let pack_line = match (pack.fits, pack.fits_total_centi_gb) {
+        // The run's own peak, then how far the packing could go.
         (Some(v), Some(t)) if v >= i.pack => format!(
-            "packing {} already fits at batch {} ({} GB)",
+            "packing {} already fits at batch {} ({} GB; up to packing {v} fits, {} GB)",
             i.pack,
             i.batch,
+            show_centi(now),
             show_centi(t)
         ),
         (Some(v), Some(t)) => format!(
@@ -56,9 +59,10 @@ pub fn order_answer(session: &Session, k: &Knowledge) -> String {
     };
     let batch_line = match (batch.fits, batch.fits_total_centi_gb) {
         (Some(v), Some(t)) if v >= i.batch => format!(
-            "batch {} already fits at packing {} ({} GB)",
+            "batch {} already fits at packing {} ({} GB; up to batch {v} fits, {} GB)",
             i.batch,
             i.pack,
+            show_centi(now),
             show_centi(t)
         ),
         (Some(v), Some(t)) => format!(

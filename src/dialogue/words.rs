@@ -34,6 +34,29 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "halve the batch", "double the packing": a change relative to the run's
 /// own value, so it can only be read with the facts at hand.
+static KEEP_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:(?:ok(?:ay)?|no|nah|fine|alright|right)[,.!\s]+)*(?:keep|stay (?:with|at)|stick (?:with|to)|leave it at)\s+(?:it\s+at\s+|at\s+)?(\d+)\b",
+    )
+});
+
+/// The setting "keep N" keeps: an open what-if changes it, and N is the
+/// run's own value of it.
+fn kept_value(text: &str, session: &Session) -> Option<String> {
+    let n: u64 = KEEP_VALUE.captures(text)?[1].parse().ok()?;
+    let what_if = session.what_if.as_ref()?;
+    let f = &session.facts;
+    what_if.value.iter().find_map(|w| {
+        let (name, now) = match w.slot {
+            Slot::Batch(_) => ("batch", f.batch.as_ref()?.value),
+            Slot::Pack(_) => ("packing", f.pack.as_ref()?.value),
+            Slot::LoraRank(_) => ("rank", f.rank.as_ref()?.value),
+            _ => return None,
+        };
+        (now == n).then(|| format!("{name} {n}"))
+    })
+}
+
 fn relative(text: &str, facts: &Facts) -> Option<Found> {
     let c = RELATIVE.captures(text)?;
     let halve = c[1].to_ascii_lowercase().starts_with("hal");
@@ -364,7 +387,10 @@ pub fn absorb_words(
         if !moved && server_failed(text) {
             // "Ollama crashes when my training runs": the server failed.
             out.server_oom = true;
-        } else if !moved && let Some(report) = oom_report(text) {
+        } else if !moved
+            && !crate::extract::oom::supposed_oom(text)
+            && let Some(report) = oom_report(text)
+        {
             open_or_result(session, &report, at, out);
         }
     }
@@ -448,6 +474,12 @@ pub fn absorb_words(
                 words: pick,
             });
             session.model_choices.clear();
+        }
+        // "keep 2 then" beside an open what-if of that setting: the run's
+        // own value stays and the what-if goes.
+        if let Some(kept) = kept_value(&sentence.text, session) {
+            session.what_if = None;
+            out.kept_setting = Some(kept);
         }
         // "double the batch to 8" names its value: the number wins.
         if let Some(r) = relative(&sentence.text, &session.facts)

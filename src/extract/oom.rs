@@ -142,6 +142,24 @@ static TRIED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried to allocate ([\d.]+ 
 
 /// Does the text report an OOM? Reads tracebacks, kernel OOM-killer lines
 /// and plain words.
+/// "and if it OOMs anyway, what first?", "in case it dies at load": an OOM
+/// supposed, not reported. The clause before the OOM word says so.
+pub fn supposed_oom(text: &str) -> bool {
+    static SUPPOSE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:if|in case|unless|whether|suppose|supposing|would|could|might|should it|will it|what if|what happens)\b",
+        )
+    });
+    let Some(m) = OOM.find(text) else {
+        return false;
+    };
+    let before = &text[..m.start()];
+    let clause = before
+        .rfind(['.', ',', ';', '!', '?', '\n'])
+        .map_or(before, |i| &before[i + 1..]);
+    SUPPOSE.is_match(clause)
+}
+
 pub fn oom_report(text: &str) -> Option<OomReport> {
     let line = text.lines().find(|l| OOM.is_match(l))?;
     let phase = if LOAD.is_match(text) {
@@ -415,5 +433,23 @@ mod tests {
             Some(Phase::MidStep)
         );
         assert_eq!(phase_answer("while loading"), Some(Phase::MidLoad));
+    }
+
+    #[test]
+    fn an_oom_supposed_is_not_one_reported() {
+        for supposed in [
+            "keep 2 then. and if it OOMs anyway, what do i try first?",
+            "in case it runs out of memory at load, what then?",
+            "what happens if it gets OOM killed halfway?",
+        ] {
+            assert!(supposed_oom(supposed), "{supposed}");
+        }
+        for reported in [
+            "it OOMed at step 40",
+            "if you ask me, it died at step 40 with CUDA out of memory",
+            "OOM again. what if i halve the batch?",
+        ] {
+            assert!(!supposed_oom(reported), "{reported}");
+        }
     }
 }

@@ -611,3 +611,28 @@ fn a_polite_request_for_the_full_plan_inside_a_sentence_gets_it() {
         assert!(out.contains("Estimate (GB = 10^9 bytes"), "{words}: {out}");
     }
 }
+
+#[test]
+fn after_a_what_if_the_follow_ups_are_about_it_and_keep_n_drops_it() {
+    let run = "lora qwen2.5 7b bf16 batch 2 packing 4096";
+    let out = converse(&format!("{run}\n\nwhat if bs 4?\n\nis that bad?\n"));
+    assert!(
+        out.contains("The what-if (your run is unchanged until you adopt it): It fits"),
+        "{out}"
+    );
+    for keep in ["keep 2 then.", "ok, stay with 2", "nah, leave it at 2"] {
+        let out = converse(&format!(
+            "{run}\n\nwhat if bs 4?\n\n{keep} and if it OOMs anyway, which one first: smaller batch or shorter packing?\n"
+        ));
+        assert!(
+            out.contains("Kept batch 2: the what-if is dropped"),
+            "{keep}: {out}"
+        );
+        // An OOM supposed is not one reported: no ladder opens.
+        assert!(!out.contains("OOM noted"), "{keep}: {out}");
+        assert!(
+            out.contains("Shorter packing first, then a smaller batch"),
+            "{keep}: {out}"
+        );
+    }
+}

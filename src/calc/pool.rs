@@ -15,6 +15,9 @@ use serde::Serialize;
 pub enum Recommendation {
     Keep,
     Stop,
+    /// A damaged listing's line (pid 0 or 1, a pid listed twice): neither
+    /// kept nor stopped; a fresh listing is asked for.
+    NotJudged,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -155,14 +158,14 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
             // `kill 0` signals the owner's whole process group and pid 1 is
             // init: never a stop, whatever the listing says.
             _ if pid <= 1 => (
-                Recommendation::Keep,
+                Recommendation::NotJudged,
                 format!("pid {pid} is not a process to stop (a signal to pid 0 reaches your whole process group; pid 1 is init); the listing looks damaged, so paste a fresh `ps aux`"),
                 format!("pid {pid}: never signalled"),
             ),
             // The same pid twice is a listing pasted twice or mangled:
             // flagged once, judged never.
             _ if listed > 1 => (
-                Recommendation::Keep,
+                Recommendation::NotJudged,
                 format!("pid {pid} appears {listed} times in the listing, so I cannot tell which line is the process; paste one fresh `ps aux`"),
                 format!("pid {pid} listed {listed}×: not judged"),
             ),
@@ -360,21 +363,21 @@ mod tests {
     }
 
     #[test]
-    fn pid_zero_one_and_duplicated_pids_never_get_a_stop() {
+    fn pid_zero_one_and_duplicated_pids_are_never_judged() {
         let ollama =
             "ollama 0 0.0 0.1 12277000 350756 ? Ssl Nov20 0:57 /usr/local/bin/ollama serve";
         let r = report(ollama, Some(100.0));
-        assert_eq!(r.processes[0].recommendation, Recommendation::Keep);
+        assert_eq!(r.processes[0].recommendation, Recommendation::NotJudged);
         assert!(r.processes[0].reason.contains("process group"));
         let init = ollama.replacen(" 0 ", " 1 ", 1);
         assert_eq!(
             report(&init, Some(100.0)).processes[0].recommendation,
-            Recommendation::Keep
+            Recommendation::NotJudged
         );
         let twice = format!("{VLLM_HALF}\n{}", VLLM_HALF.replace("0.5", "0.9"));
         let r = report(&twice, Some(70.0));
         assert_eq!(r.processes.len(), 1, "shown once");
-        assert_eq!(r.processes[0].recommendation, Recommendation::Keep);
+        assert_eq!(r.processes[0].recommendation, Recommendation::NotJudged);
         assert!(r.processes[0].reason.contains("appears 2 times"));
     }
 

@@ -97,7 +97,9 @@ pub enum Command {
         #[arg(value_name = "FILE|-")]
         file: Option<std::path::PathBuf>,
         /// GB the planned run needs (from `headroom plan`)
-        #[arg(long, value_name = "GB")]
+        // Negative numbers reach the check that names --need, not clap's
+        // "unexpected argument '-1'".
+        #[arg(long, value_name = "GB", allow_negative_numbers = true)]
         need: Option<f64>,
         /// Print one JSON object instead of text
         #[arg(long)]

@@ -79,6 +79,8 @@ pub struct Absorbed {
     /// "keep 2 then" while a what-if of batch 4 is open: the run's own
     /// value kept, in words, and the what-if dropped.
     pub kept_setting: Option<String>,
+    /// A proposal that waited for a yes, set aside by an OOM report.
+    pub set_aside: Option<Action>,
     /// Processes the owner kept out of a stop ("yes, but not vllm").
     pub kept_by_owner: Vec<(u64, crate::readings::process::ProcessKind)>,
     /// A "yes, but …" whose exception names nothing that is pending.
@@ -608,7 +610,13 @@ pub fn open_or_result(
         }
     } else {
         session.ladder = Some(Ladder::open(report, at));
-        session.pending = None;
+        // A stop, unload or restart that waited for a yes is set aside,
+        // and said so: the OOM's step 1 is the question now.
+        if let Some(action) = session.pending.take()
+            && !matches!(action, Action::Rung(_))
+        {
+            out.set_aside = Some(action);
+        }
         out.oom = Some(OomEvent::Opened);
     }
 }

@@ -177,6 +177,12 @@ fn compose(
     {
         reply.push(Block::Text(note));
     }
+    if let Some(action) = &a.set_aside {
+        reply.push(Block::Text(format!(
+            "Set aside, not done: {} (it waited for your yes). The OOM comes first; ask for it again when the run is sorted out.",
+            action.label()
+        )));
+    }
     if let Some(kept) = &a.kept_setting {
         reply.push(Block::Text(format!(
             "Kept {kept}: the what-if is dropped, and your run stays as it is."

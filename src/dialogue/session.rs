@@ -108,10 +108,12 @@ pub fn when(at: Timestamp) -> String {
     at.strftime("%Y-%m-%d %H:%M UTC").to_string()
 }
 
-/// "3 h ago", "2 days ago", "just now".
+/// "3 h ago", "2 days ago", "just now"; a time after now (a wrong clock, an
+/// edited record) is said to be one, never "just now".
 pub fn age(at: Timestamp, now: Timestamp) -> String {
     let secs = now.as_second() - at.as_second();
     match secs {
+        s if s < -60 => format!("dated {}, after now", when(at)),
         s if s < 60 => "just now".into(),
         s if s < 3600 => format!("{} min ago", s / 60),
         s if s < 2 * 86400 => format!("{} h ago", s / 3600),

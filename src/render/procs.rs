@@ -9,6 +9,7 @@ fn rec(r: Recommendation) -> &'static str {
     match r {
         Recommendation::Keep => "keep",
         Recommendation::Stop => "stop",
+        Recommendation::NotJudged => "not judged",
     }
 }
 

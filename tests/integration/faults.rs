@@ -323,3 +323,41 @@ fn thermal_input_that_is_not_a_file_exits_2_and_a_junk_line_is_skipped() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("power cap only"), "{}", out.stdout);
 }
+
+/// The second held-out fault set's classes: a proposal an OOM report sets
+/// aside is said so; a pid listed twice is not judged; a negative `--need`
+/// is named; a procs input error exits 2.
+#[test]
+fn a_set_aside_stop_a_doubled_pid_and_a_negative_need_are_each_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let vllm = "alice   4242  3.1 12.0 98765432 15000000 ?   Sl   09:01   1:23 /usr/bin/python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-8B-Instruct --gpu-memory-utilization 0.9";
+    let out = Headroom::new(dir.path())
+        .stdin(&format!(
+            "full fine-tune llama 3.1 8b bf16 batch 4 packing 4096\n\n{vllm}\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\nyes\n"
+        ))
+        .run()
+        .ok();
+    assert!(
+        out.stdout
+            .contains("Set aside, not done: stop vLLM server (pid 4242)"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("kill 4242"), "{}", out.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let twice = format!("{vllm}\n{vllm}\n");
+    let out = Headroom::new(dir.path())
+        .args(&["procs", "-", "--json"])
+        .stdin(&twice)
+        .run()
+        .ok();
+    assert_eq!(out.json()["processes"][0]["recommendation"], "not judged");
+    for need in ["-1", "nan", "inf"] {
+        let out = Headroom::new(dir.path())
+            .args(&["procs", "-", "--need", need])
+            .stdin(&twice)
+            .run();
+        assert_eq!(out.code, 2, "{need}");
+        assert!(out.stderr.contains("--need"), "{need}: {}", out.stderr);
+    }
+}

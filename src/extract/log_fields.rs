@@ -8,7 +8,7 @@ use serde_json::Value;
 
 /// What a key says about timing.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Role {
+pub(crate) enum Role {
     Step,
     Stamp,
     /// The step's duration, in seconds per unit of the value.
@@ -458,10 +458,125 @@ fn epoch_and_batch(line: &str, f: &mut Fields) {
     }
 }
 
+/// A table printed under a header row of column names (pytorch-pfn-extras'
+/// `PrintReport`: "epoch  iteration  train/loss  …  elapsed_time"; fastai's
+/// "epoch  train_loss  valid_loss  accuracy  time"): each row's values are
+/// read by the column they sit under.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// Each column's start in the header and what it says about timing.
+    columns: Vec<(usize, Option<Role>)>,
+}
+
+/// The text after a progress bar's last redraw (`█\r0  1.53 …`), without
+/// the bar's leftovers at its start.
+fn last_redraw(line: &str) -> &str {
+    let t = line.rsplit('\r').next().unwrap_or(line);
+    let t = t.trim_start_matches(|c: char| !c.is_ascii());
+    // An ANSI control sequence in front (`\x1b[J`, ppe's line clear).
+    match t.strip_prefix("\u{1b}[") {
+        Some(rest) => rest
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == ';')
+            .get(1..)
+            .unwrap_or(""),
+        None => t,
+    }
+}
+
+fn table_role(name: &str) -> Option<Role> {
+    match name.to_ascii_lowercase().as_str() {
+        // One row per epoch, its wall time as mm:ss (fastai's `time`).
+        "time" => Some(Role::Duration(1.0)),
+        "epoch" => Some(Role::Step),
+        n => role(n),
+    }
+}
+
+/// A header row: three or more column names, one of them a step (or the
+/// epoch) and one a time.
+pub fn table_header(line: &str) -> Option<Table> {
+    let t = last_redraw(line);
+    let mut columns = Vec::new();
+    let mut at = 0;
+    for word in t.split_whitespace() {
+        let start = at + t[at..].find(word)?;
+        at = start + word.len();
+        let name_like = word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_/.()".contains(c));
+        if !name_like {
+            return None;
+        }
+        columns.push((start, table_role(word)));
+    }
+    let has = |f: fn(&Role) -> bool| columns.iter().any(|(_, r)| r.as_ref().is_some_and(f));
+    let step = has(|r| matches!(r, Role::Step));
+    let timed = has(|r| matches!(r, Role::Duration(_) | Role::Elapsed(_) | Role::Either(_)));
+    (columns.len() >= 3 && step && timed).then_some(Table { columns })
+}
+
+impl Table {
+    /// A row's fields: every value under its column (a blank cell, like a
+    /// validation column between evaluations, is skipped). The step is the
+    /// last step column's (`iteration` after `epoch`).
+    pub fn row(&self, line: &str) -> Option<Fields> {
+        let t = last_redraw(line);
+        if !t.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let mut f = Fields::default();
+        let mut at = 0;
+        for word in t.split_whitespace() {
+            let start = at + t[at..].find(word)?;
+            at = start + word.len();
+            // The column this value sits under: the last one starting at or
+            // before it (values are left-aligned under their names).
+            let (_, role) = self.columns.iter().rev().find(|(c, _)| *c <= start + 1)?;
+            match role {
+                Some(Role::Step) => f.step = word.parse().ok().or(f.step),
+                Some(Role::Duration(u)) if word.contains(':') => {
+                    f.duration = span(word).map(|s| s * u)
+                }
+                Some(r) => set(&mut f, *r, word),
+                None => {}
+            }
+        }
+        f.step.is_some().then_some(f)
+    }
+}
+
 /// Keras `fit(verbose=2)`'s epoch line "750/750 - 250s - 333ms/step - …"
 /// (keras/src/utils/progbar.py): batches done, batches per epoch and the
 /// seconds per batch, validation and saving included.
 pub fn keras_epoch_line(line: &str) -> Option<(u64, u64, f64)> {
+    keras_verbose2(line).or_else(|| keras_bar_end(line))
+}
+
+/// Keras 3 `fit(verbose=1)`'s last frame of an epoch, "1200/1200 ━━━━
+/// 753s 627ms/step - loss: …" (keras/src/utils/progbar.py): only the frame
+/// with every batch done carries the epoch's elapsed seconds; the frames
+/// before it show an ETA and a running average.
+fn keras_bar_end(line: &str) -> Option<(u64, u64, f64)> {
+    let head = line.trim().split(" - ").next()?;
+    let mut words = head.split_whitespace();
+    let (done, total) = words.next()?.split_once('/')?;
+    let (done, total): (u64, u64) = (done.parse().ok()?, total.parse().ok()?);
+    if done != total {
+        return None;
+    }
+    let rest: Vec<&str> = words.collect();
+    let per_step = rest.iter().rev().find_map(|w| w.strip_suffix("/step"))?;
+    rest.iter()
+        .any(|w| {
+            w.strip_suffix('s')
+                .is_some_and(|n| n.parse::<u64>().is_ok())
+        })
+        .then_some(())?;
+    Some((done, total, seconds(per_step, 1.0)?))
+}
+
+fn keras_verbose2(line: &str) -> Option<(u64, u64, f64)> {
     let mut parts = line.trim().split(" - ");
     let (done, total) = parts.next()?.trim().split_once('/')?;
     let (done, total) = (done.parse().ok()?, total.parse().ok()?);
@@ -617,5 +732,46 @@ mod tests {
             text("Model Parameters: 1.316 B, Latency: 1.83s, TFLOPs: 106.37").duration,
             Some(1.83)
         );
+    }
+
+    #[test]
+    fn keras_verbose_one_is_read_at_each_epochs_last_frame() {
+        assert_eq!(
+            keras_epoch_line(
+                "1200/1200 ━━━━━━━━━━━━━━━━━━━━ 753s 627ms/step - accuracy: 0.2028 - loss: 2.0726"
+            ),
+            Some((1200, 1200, 0.627))
+        );
+        // A frame mid-epoch shows an ETA and a running average: not a sample.
+        assert_eq!(
+            keras_epoch_line("   2/1200 ━━━━━━━━━━━━━━━━━━━━ 12:41 630ms/step - accuracy: 0.2672"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_table_under_its_header_row_is_read_by_column() {
+        // pytorch-pfn-extras' PrintReport: blank validation cells between
+        // evaluations; the iteration is the step, elapsed_time the clock.
+        let ppe = table_header("epoch       iteration   train/loss  lr          val/loss    val/accuracy  elapsed_time").unwrap();
+        let f = ppe
+            .row("\u{1b}[J0           200         1.38469     0.0999973                             144.442       ")
+            .unwrap();
+        assert_eq!((f.step, f.elapsed), (Some(200), Some(144.442)));
+        let f = ppe
+            .row("2           2000        1.1437      0.0997261   1.17193     0.267544      1508.08       ")
+            .unwrap();
+        assert_eq!((f.step, f.elapsed), (Some(2000), Some(1508.08)));
+        // fastai: one row per epoch, its wall time as mm:ss, after the
+        // progress bar's last redraw.
+        let fastai =
+            table_header("█\repoch     train_loss  valid_loss  accuracy  time    ").unwrap();
+        let f = fastai
+            .row("█\r█\r12        0.997291    1.031334    0.457193  03:06     ")
+            .unwrap();
+        assert_eq!((f.step, f.duration), (Some(12), Some(186.0)));
+        // Words are no header; a header's rows start with a number.
+        assert_eq!(table_header("the run is slow since this morning"), None);
+        assert_eq!(fastai.row("Better model found at epoch 3"), None);
     }
 }

@@ -95,7 +95,7 @@ pub struct LineFacts {
 impl LineFacts {
     /// Fill what this line's format-specific reading left open from the
     /// key-pattern table.
-    fn or_fields(mut self, g: crate::extract::log_fields::Fields) -> LineFacts {
+    pub(crate) fn or_fields(mut self, g: crate::extract::log_fields::Fields) -> LineFacts {
         self.step = self.step.or(g.step);
         self.stamp = self.stamp.or(g.stamp);
         self.duration = self.duration.or(g.duration);

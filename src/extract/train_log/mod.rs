@@ -151,6 +151,8 @@ struct Scanner {
     /// The last step a line gave an interval for (TF Estimator's "step =
     /// 200 (26.026 sec)": the seconds since the step printed before).
     interval_step: Option<u64>,
+    /// A table's header row, for the rows under it (see `log_fields::Table`).
+    table: Option<crate::extract::log_fields::Table>,
     /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
     keras_epoch: Option<u64>,
     /// A batch count that restarts each epoch (icefall): the current epoch,
@@ -396,6 +398,20 @@ impl Scanner {
             }
         } else {
             crate::extract::log_lines::read(line)
+        };
+        // A header row of column names, then rows read by their columns.
+        let facts = match std::str::from_utf8(line) {
+            Ok(text) if bar_elapsed.is_none() && facts.step.is_none() => {
+                if let Some(table) = crate::extract::log_fields::table_header(text) {
+                    self.table = Some(table);
+                    facts
+                } else if let Some(row) = self.table.as_ref().and_then(|t| t.row(text)) {
+                    facts.or_fields(row)
+                } else {
+                    facts
+                }
+            }
+            _ => facts,
         };
         // The owner's offset says the log is UTC: `Z` stamps and naive ones
         // (a container's) are shifted; a stamp with its own offset is not.

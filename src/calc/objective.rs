@@ -217,9 +217,11 @@ impl ObjectiveSpec {
             } else {
                 self.reference.unwrap_or(method.default_reference())
             };
+            // Only when both sides are known: an unknown side may reach
+            // the cap.
             let longest_row = match (self.chosen, self.rejected) {
-                (None, None) => None,
-                (c, r) => c.max(r),
+                (Some(c), Some(r)) => Some(c.max(r)),
+                _ => None,
             };
             return Ok(Objective::Preference {
                 method,

@@ -623,6 +623,16 @@ pub fn open_or_result(
 
 /// The owner's own account of a step they took before headroom proposed it.
 pub fn record_jump(session: &mut Session, rung: Rung, words: &str, at: Timestamp) {
+    // "I precomputed the dataset" on a supervised run names no rung of it.
+    let objective = session
+        .facts
+        .objective
+        .as_ref()
+        .and_then(|o| o.value.build().ok())
+        .unwrap_or(crate::calc::objective::Objective::Sft);
+    if !crate::dialogue::ladder::belongs(rung, objective) {
+        return;
+    }
     let Some(ladder) = session.ladder.as_mut() else {
         return;
     };

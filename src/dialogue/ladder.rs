@@ -300,7 +300,7 @@ fn own_reason(rung: Rung, run: RunShape) -> Option<String> {
     let full = run.method == Some(Method::Full);
     match (rung, run.objective) {
         (Rung::Generations, Objective::Rl { generations, .. })
-            if generations / 2 < FEWEST_GENERATIONS =>
+            if generations <= FEWEST_GENERATIONS =>
         {
             return Some(format!(
                 "num_generations is already {generations}; the group advantage needs at least {FEWEST_GENERATIONS}"
@@ -317,6 +317,13 @@ fn own_reason(rung: Rung, run: RunShape) -> Option<String> {
             return match generator {
                 Generator::Colocate { fraction, shared } => {
                     let half = colocate_centi(fraction / 2.0, run.cuda_gib);
+                    // Below 0.01 the fraction is no setting vLLM takes.
+                    if fraction / 2.0 < 0.01 {
+                        return Some(format!(
+                            "the fraction is already {}; half of it is under 0.01",
+                            crate::calc::units::plain(fraction)
+                        ));
+                    }
                     match run.weights_centi {
                         Some(w) if !shared && half <= w => Some(format!(
                             "half the fraction ({}) would give vLLM {} GB, not more than the {} GB of weights it loads",

@@ -32,8 +32,6 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "halve the batch", "double the packing": a change relative to the run's
-/// own value, so it can only be read with the facts at hand.
 static KEEP_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
         r"(?i)^\s*(?:(?:ok(?:ay)?|no|nah|fine|alright|right)[,.!\s]+)*(?:keep|stay (?:with|at)|stick (?:with|to)|leave it at)\s+(?:it\s+at\s+|at\s+)?(\d+)\b",
@@ -57,6 +55,8 @@ fn kept_value(text: &str, session: &Session) -> Option<String> {
     })
 }
 
+/// "halve the batch", "double the packing": a change relative to the run's
+/// own value, so it can only be read with the facts at hand.
 fn relative(text: &str, facts: &Facts) -> Option<Found> {
     let c = RELATIVE.captures(text)?;
     let halve = c[1].to_ascii_lowercase().starts_with("hal");
@@ -300,8 +300,11 @@ fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abso
         return false;
     };
     if matches!(ladder.awaiting, Awaiting::Result(_))
-        && let Some(result) = step_result(text)
-            .or_else(|| oom_report(text).map(|_| crate::extract::oom::StepResult::StillOom))
+        && let Some(result) = step_result(text).or_else(|| {
+            oom_report(text)
+                .filter(|_| !crate::extract::oom::supposed_oom(text))
+                .map(|_| crate::extract::oom::StepResult::StillOom)
+        })
         && let Some(rung) = record_result(ladder, result)
     {
         // "still dies at step 40" also tells the phase.

@@ -31,12 +31,12 @@ static COMPLETION: LazyLock<Regex> = LazyLock::new(|| {
 /// "chosen up to 700 tokens", "max chosen len 700", "rejected ~500".
 static CHOSEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:longest |max(?:imum)? )?chosen(?: sequences?| responses?| rows?)?(?: lengths?| len)?(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d+)\b",
+        r"(?i)\b(?:longest |max(?:imum)? )?chosen(?: sequences?| responses?| rows?)?(?: lengths?| len)(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d{2,})\b|\bchosen(?: sequences?| responses?| rows?)?(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d{2,})\s*(?:tokens?|tok)\b|\bchosen(?: sequences?| responses?| rows?)? (?:up to|at most) (\d{2,})\b",
     )
 });
 static REJECTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:longest |max(?:imum)? )?rejected(?: sequences?| responses?| rows?)?(?: lengths?| len)?(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d+)\b",
+        r"(?i)\b(?:longest |max(?:imum)? )?rejected(?: sequences?| responses?| rows?)?(?: lengths?| len)(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d{2,})\b|\brejected(?: sequences?| responses?| rows?)?(?: is| are| of| up to| at most| about| around|:|=|~)*\s*(\d{2,})\s*(?:tokens?|tok)\b|\brejected(?: sequences?| responses?| rows?)? (?:up to|at most) (\d{2,})\b",
     )
 });
 /// "pairs up to 700 tokens": both sequences.
@@ -73,7 +73,8 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
 static NO_VLLM: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\buse_vllm\s*[=:]\s*false\b|\b(?:without|no) vllm\b|\bfast_inference\s*[=:]\s*false\b")
 });
-static USE_VLLM: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\buse_vllm\s*[=:]\s*true\b|\bvllm\b"));
+static USE_VLLM: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\buse_vllm\s*[=:]\s*true\b|\b(?:with|using|via|through|on) vllm\b"));
 static SHARED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\bfast_inference\s*[=:]\s*true\b|\bshared? (?:the )?weights\b"));
 
@@ -186,6 +187,19 @@ mod tests {
         // A follow-up that only changes a part.
         let (s, _) = objective_in("make it 16 generations").unwrap();
         assert_eq!((s.kind, s.generations), (None, Some(16)));
+    }
+
+    #[test]
+    fn chosen_or_rejected_without_a_length_is_no_length() {
+        for t in [
+            "DPO: I've chosen 8 for the batch",
+            "dpo, the rejected 2 times were retried",
+        ] {
+            let (s, _) = objective_in(t).unwrap();
+            assert_eq!((s.chosen, s.rejected), (None, None), "{t}");
+        }
+        let (s, _) = objective_in("dpo, chosen length 700, rejected up to 600").unwrap();
+        assert_eq!((s.chosen, s.rejected), (Some(700), Some(600)));
     }
 
     #[test]

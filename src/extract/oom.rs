@@ -140,10 +140,9 @@ static AT_STEP: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?:\bat step|\bstep|after)\s+(\d+)(?:\s+steps)?"));
 static TRIED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried to allocate ([\d.]+ [KMGT]i?B)"));
 
-/// Does the text report an OOM? Reads tracebacks, kernel OOM-killer lines
-/// and plain words.
 /// "and if it OOMs anyway, what first?", "in case it dies at load": an OOM
-/// supposed, not reported. The clause before the OOM word says so.
+/// supposed, not reported. The conditional governs the OOM's own clause
+/// ("not sure if it matters but it OOMed" still reports one).
 pub fn supposed_oom(text: &str) -> bool {
     static SUPPOSE: LazyLock<Regex> = LazyLock::new(|| {
         re(
@@ -157,9 +156,16 @@ pub fn supposed_oom(text: &str) -> bool {
     let clause = before
         .rfind(['.', ',', ';', '!', '?', '\n'])
         .map_or(before, |i| &before[i + 1..]);
-    SUPPOSE.is_match(clause)
+    // The part after the last "but" / "and" / "so": "and if it" keeps its
+    // "if"; "if it matters but it" does not.
+    static JOIN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:but|and|so|then)\b"));
+    let last = JOIN.split(clause).last().unwrap_or(clause);
+    let last = if last.trim().is_empty() { clause } else { last };
+    SUPPOSE.is_match(last)
 }
 
+/// Does the text report an OOM? Reads tracebacks, kernel OOM-killer lines
+/// and plain words.
 pub fn oom_report(text: &str) -> Option<OomReport> {
     let line = text.lines().find(|l| OOM.is_match(l))?;
     let phase = if LOAD.is_match(text) {
@@ -294,7 +300,7 @@ static COLOCATE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static REFERENCE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)precompute\w*|\bref(?:erence)?[ _-]?(?:model )?log[ _-]?probs\b|\bcached? (?:the )?ref",
+        r"(?i)\bprecompute\w*\s+(?:the\s+)?ref\w*|\bprecompute_ref_log_probs\b|\bref(?:erence)?[ _-]?(?:model )?log[ _-]?probs\b|\bcached? (?:the )?ref(?:erence)?\b",
     )
 });
 static METHOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
@@ -448,6 +454,7 @@ mod tests {
             "it OOMed at step 40",
             "if you ask me, it died at step 40 with CUDA out of memory",
             "OOM again. what if i halve the batch?",
+            "not sure if it matters but it OOMed at step 40",
         ] {
             assert!(!supposed_oom(reported), "{reported}");
         }

@@ -125,12 +125,28 @@ static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch|context(?:[\s_-]?(?:length|len|window))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|max[\s_-]?(?:len|length|seq(?:[\s_-]?len)?)|packing(?:[\s_-]?length)?|lora[\s_-]?rank|rank)\b[,:.…]*\s+((?:(?:i|we)\s+(?:want|need|use|have|set|picked|chose|went\s+with|guess|think)|it(?:'s|\s+is|\s+was|\s+will\s+be)|(?:will|should|would)\s+be|let'?s\s+say|say|maybe|probably|is|was|of|around|about|roughly|set\s+to|to|at)\s+){1,3}(\d[\d,_]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two|sixty[\s-]?four)\b",
     )
 });
+static HESITATION: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(?:think|guess|say|maybe|probably)\b"));
+/// A number that counts things other than tokens or samples.
+static COUNTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s+(?:of|people|persons?|users?|times|hours?|days?|minutes?|gpus?|nodes?|sparks?|jobs?|runs?)\b",
+    )
+});
 static MAX_LEN: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\bmax[\s_-]?len\b\s+(\d{3,6})\b"));
 
 fn labelled_values(text: &str) -> String {
     let t = LABELLED.replace_all(text, |c: &Captures| {
         let label = c[1].to_ascii_lowercase();
+        // "For context, I think 3 people share it", "batch, I think 2 of
+        // them failed": a hesitation, then a count of something else.
+        let whole = c.get(0).map_or(0..0, |m| m.range());
+        let after = &text[whole.end..];
+        let hesitant = HESITATION.is_match(&c[2]);
+        if hesitant && (label.starts_with("context") || label == "ctx" || COUNTED.is_match(after)) {
+            return c[0].to_string();
+        }
         let name = if label.starts_with('b') || label.starts_with("micro") {
             "batch"
         } else if label.contains("rank") {
@@ -162,9 +178,7 @@ fn labelled_values(text: &str) -> String {
 
 /// The lengths of a preference or RL run that are not its packing.
 static OTHER_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::re(
-        r"(?i)\b(?:chosen|rejected|prompts?|completions?|responses?|pairs?)\b[^,;.]*$",
-    )
+    crate::extract::re(r"(?i)\b(?:chosen|rejected|completions?|pairs?)\b[^,;.]*$")
 });
 static OTHER_LENGTH_AFTER: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)^[\s-]*(?:prompts?|completions?|responses?)\b"));
@@ -433,6 +447,12 @@ mod tests {
         }
         assert_eq!(canonical("batch size, maybe 4"), "batch 4");
         assert_eq!(canonical("rank i guess 16"), "rank 16");
+        for kept in [
+            "For context, I think 3 people share the Spark",
+            "batch, I think 2 of them failed",
+        ] {
+            assert_eq!(canonical(kept), kept);
+        }
         assert_eq!(
             canonical("max len 4096 forgot that"),
             "packing 4096 forgot that"

@@ -72,10 +72,21 @@ pub fn files_named(text: &str) -> Vec<String> {
     runs.into_iter()
         .flat_map(|run| {
             let listed = run.len() > 1 && run.iter().any(|p| data(p));
-            run.into_iter().filter(move |p| whole || listed || data(p))
+            run.into_iter()
+                .filter(move |p| whole || listed && !program_or_secret(p) || data(p))
         })
         .filter(|p| !SYSTEM_TREES.iter().any(|t| p.starts_with(t)))
         .collect()
+}
+
+/// A program (`/usr/bin/python3`) or a hidden file (`~/.ssh/id_rsa`): never
+/// opened for being listed beside a log.
+fn program_or_secret(p: &str) -> bool {
+    ["/usr/", "/bin/", "/sbin/"]
+        .iter()
+        .any(|d| p.starts_with(d))
+        || p.contains("/bin/")
+        || p.contains("/.")
 }
 
 /// True when the turn is paths and nothing else worth reading.
@@ -86,6 +97,21 @@ pub fn only_paths(text: &str) -> bool {
         && tokens
             .iter()
             .all(|t| is_path(t) || GLUE.contains(&t.to_ascii_lowercase().as_str()))
+}
+
+#[cfg(test)]
+mod listed_tests {
+    #[test]
+    fn a_path_listed_beside_a_log_is_a_file_unless_a_program_or_hidden() {
+        assert_eq!(
+            super::files_named("is it throttling? /tmp/x/samples /tmp/x/train.log"),
+            vec!["/tmp/x/samples", "/tmp/x/train.log"]
+        );
+        assert_eq!(
+            super::files_named("ran /usr/bin/python3 ~/.ssh/id_rsa /tmp/x/train.log"),
+            vec!["/tmp/x/train.log"]
+        );
+    }
 }
 
 /// The registry's reader for a turn that is only file paths.

@@ -241,9 +241,10 @@ pub fn segments(text: &str) -> Vec<Segment> {
                 .find(|&j| shapes[j] != Shape::Neutral)
                 .is_some_and(|j| {
                     // An exception's `Error: …` line is the program's, not a config.
+                    // A config's pair or code, not a log's `step=100 loss=2.3`.
                     shapes[j] == Shape::Data
                         && !EMITTED.is_match(lines[j])
-                        && (PAIR.is_match(lines[j]) || CODE.is_match(lines[j]))
+                        && (family(lines[j]) == Some(Family::Config) || CODE.is_match(lines[j]))
                 })
     };
     let source = |i: usize| -> Option<Source> {

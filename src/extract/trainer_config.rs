@@ -411,16 +411,24 @@ fn objective_of(text: &str, pairs: &[Pair]) -> Option<crate::calc::objective::Ob
     static CALL_KIND: LazyLock<Regex> =
         LazyLock::new(|| re(r"\b(DPO|IPO|KTO|ORPO|GRPO|RLOO|PPO)(?:Config|Trainer)\s*\("));
     let kinds = ["dpo", "ipo", "kto", "orpo", "grpo", "rloo", "ppo", "simpo"];
-    let by_key = pairs.iter().find_map(|p| {
-        let v = p.value.to_ascii_lowercase();
-        let named = matches!(
-            p.leaf.as_str(),
-            "rl" | "stage" | "adv_estimator" | "trainer_type" | "pref_loss" | "algorithm"
-        );
-        (named && kinds.contains(&v.as_str())).then(|| match v.as_str() {
-            // SimPO is CPO's reference-free loss: like ORPO, no reference.
-            "simpo" => "orpo".to_string(),
-            _ => v,
+    // LLaMA-Factory's `pref_loss: orpo|simpo` under `stage: dpo` is a
+    // reference-free loss: it wins over the stage.
+    let reference_free = pairs.iter().find_map(|p| {
+        (p.leaf == "pref_loss" && matches!(p.value.to_ascii_lowercase().as_str(), "orpo" | "simpo"))
+            .then(|| "orpo".to_string())
+    });
+    let by_key = reference_free.or_else(|| {
+        pairs.iter().find_map(|p| {
+            let v = p.value.to_ascii_lowercase();
+            let named = matches!(
+                p.leaf.as_str(),
+                "rl" | "stage" | "adv_estimator" | "trainer_type" | "pref_loss" | "algorithm"
+            );
+            (named && kinds.contains(&v.as_str())).then(|| match v.as_str() {
+                // SimPO is CPO's reference-free loss: like ORPO, no reference.
+                "simpo" => "orpo".to_string(),
+                _ => v,
+            })
         })
     });
     let kind = by_key.or_else(|| CALL_KIND.captures(text).map(|c| c[1].to_ascii_lowercase()));

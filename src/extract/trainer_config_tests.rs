@@ -132,8 +132,11 @@ fn a_preference_or_rl_config_names_its_objective_by_its_keys() {
     // axolotl's `rl:`, LLaMA-Factory's `stage:` and `pref_loss:`.
     let o = objective("base_model: Qwen/Qwen2.5-7B-Instruct\nrl: dpo\nadapter: lora\nmicro_batch_size: 2\nsequence_len: 2048").unwrap();
     assert_eq!(o.kind.as_deref(), Some("dpo"));
-    let o = objective("model_name_or_path: meta-llama/Llama-3.1-8B\nstage: dpo\npref_loss: orpo\nfinetuning_type: lora\ncutoff_len: 2048").unwrap();
+    let o = objective("model_name_or_path: meta-llama/Llama-3.1-8B\nstage: dpo\nfinetuning_type: lora\ncutoff_len: 2048").unwrap();
     assert_eq!(o.kind.as_deref(), Some("dpo"));
+    // A reference-free loss under the DPO stage is ORPO's reference-free kind.
+    let o = objective("model_name_or_path: meta-llama/Llama-3.1-8B\nstage: dpo\npref_loss: simpo\nfinetuning_type: lora\ncutoff_len: 2048").unwrap();
+    assert_eq!(o.kind.as_deref(), Some("orpo"));
     // TRL's call, over several lines, with its generation settings.
     let o = objective("training_args = GRPOConfig(\n    per_device_train_batch_size=8,\n    num_generations=4,\n    max_completion_length=1024,\n    use_vllm=True,\n    vllm_gpu_memory_utilization=0.25,\n    beta=0.04,\n)").unwrap();
     assert_eq!(

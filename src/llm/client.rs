@@ -80,9 +80,12 @@ impl Timeouts {
 }
 
 fn client(endpoint: &Endpoint, t: Timeouts) -> Result<reqwest::Client, LlmError> {
+    // No redirects: one from https to http (or to another host) would carry
+    // the key where the owner never pointed it.
     let mut b = reqwest::Client::builder()
         .connect_timeout(t.connect)
-        .read_timeout(t.read);
+        .read_timeout(t.read)
+        .redirect(reqwest::redirect::Policy::none());
     if endpoint.is_loopback() {
         b = b.no_proxy();
     }

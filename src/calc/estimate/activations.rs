@@ -56,7 +56,8 @@ pub(super) fn layer_activation_bytes(s: &Sheet<'_>) -> (f64, String) {
         let per = c("eager attention bytes per score element");
         // One score matrix per sequence: a preference pair is two.
         let sequences = input.batch * input.objective.sequences_per_example();
-        let scores = (a.heads * s.row * s.row * sequences) as f64;
+        // In f64: at the largest inputs the u64 product would wrap.
+        let scores = a.heads as f64 * s.row as f64 * s.row as f64 * sequences as f64;
         bytes += per * scores;
         text.push_str(&format!(
             " + eager attention {} B × {} heads × {}² × {} sequences",

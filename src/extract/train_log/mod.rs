@@ -242,7 +242,6 @@ fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
     Some((step, total, elapsed, sec_per_step))
 }
 
-/// "step 120", "Step 120", "global_step=120".
 /// The trainer's line inside a docker json-file record, after the
 /// record's own stamp.
 fn docker_line(raw: &[u8]) -> Option<Vec<u8>> {
@@ -252,6 +251,7 @@ fn docker_line(raw: &[u8]) -> Option<Vec<u8>> {
     Some(format!("{time} {log}").into_bytes())
 }
 
+/// "step 120", "Step 120", "global_step=120".
 fn find_step(line: &[u8]) -> Option<u64> {
     let lower: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
     let at = STEP.find(&lower)?;

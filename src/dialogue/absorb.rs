@@ -76,6 +76,9 @@ pub struct Absorbed {
     pub read_pastes: usize,
     /// "no" to the what-if on the table: the run stays as it is.
     pub dropped_what_if: bool,
+    /// "unload the gpt-oss one" while an unload of several waits: the
+    /// models it keeps.
+    pub narrowed_unload: Option<Vec<String>>,
     /// "keep 2 then" while a what-if of batch 4 is open: the run's own
     /// value kept, in words, and the what-if dropped.
     pub kept_setting: Option<String>,
@@ -328,6 +331,11 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
         out.mixed = true;
         if !prose.is_empty() {
             absorb_words(session, &prose.join("\n"), at, k, &mut out);
+            // The listing came before the words that completed the run: its
+            // stop or unload is weighed again against the run now known.
+            if (out.procs || out.ollama) && session.pending.is_none() {
+                propose_stops(session, k);
+            }
         }
     }
     finish(session, out, k)

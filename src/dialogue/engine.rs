@@ -70,8 +70,11 @@ pub fn respond_with(
     files: &dyn Files,
 ) -> Reply {
     let absorbed = absorb(session, text, now, k);
-    let about_pending =
-        absorbed.approval.is_some() || absorbed.oom.is_some() || absorbed.procs || absorbed.ollama;
+    let about_pending = absorbed.approval.is_some()
+        || absorbed.oom.is_some()
+        || absorbed.procs
+        || absorbed.ollama
+        || absorbed.narrowed_unload.is_some();
     let mut reply = compose(session, &absorbed, now, k, files);
     // A reply that is itself about what is waiting needs no reminder.
     let restated = reply.kind == ReplyKind::Ask
@@ -176,6 +179,12 @@ fn compose(
         && let Some(note) = memory_note(session)
     {
         reply.push(Block::Text(note));
+    }
+    if let Some(models) = &a.narrowed_unload {
+        return Reply::info(format!(
+            "Only {} then; the rest stays loaded. Shall I tell you how to unload it? It changes what the server holds, so it is your call: reply yes or no.",
+            models.join(", ")
+        ));
     }
     if let Some(action) = &a.set_aside {
         reply.push(Block::Text(format!(

@@ -73,17 +73,23 @@ fn uncapped_blocks(server: Server, session: &Session, k: &Knowledge) -> Vec<Bloc
                 .into(),
         ),
     }
+    // Asked for only when not already read.
     let look = match server {
+        Server::Ollama if session.ollama.is_some() => "",
         Server::Ollama => "Paste `ollama ps` and I will add what it holds now to your run's need.",
+        _ if session.procs.is_some() => "",
         _ => "Paste `ps aux` (or the procs command: `/help`) and I will read what it runs.",
     };
-    vec![
+    let mut blocks = vec![
         Block::Text(format!(
             "{name} has no memory cap of its own: what it holds is the model it has loaded (weights plus the KV cache for its context), taken from the same pool as your run, and a request can load more. It shares the box safely only while its models fit in what your run leaves, and on one pool an overrun evicts silently on both sides."
         )),
         Block::List(lines),
-        Block::Text(look.into()),
-    ]
+    ];
+    if !look.is_empty() {
+        blocks.push(Block::Text(look.into()));
+    }
+    blocks
 }
 
 /// The answer to a sharing question.

@@ -32,6 +32,9 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+static UNLOAD_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(?:unload|stop|evict|drop|kill|free)\b"));
+
 static KEEP_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
         r"(?i)^\s*(?:(?:ok(?:ay)?|no|nah|fine|alright|right)[,.!\s]+)*(?:keep|stay (?:with|at)|stick (?:with|to)|leave it at)\s+(?:it\s+at\s+|at\s+)?(\d+)\b",
@@ -343,6 +346,27 @@ pub fn absorb_words(
     out: &mut Absorbed,
 ) {
     out.words = Some(text.to_string());
+    // "ok, unload the gpt-oss one then" while an unload of several waits:
+    // the listed model it names is the server's, and the unload narrows to
+    // it (the owner's yes still comes first).
+    if let Some(Action::Unload(models)) = &session.pending
+        && UNLOAD_WORDS.is_match(text)
+    {
+        let lower = text.to_ascii_lowercase();
+        let named: Vec<String> = models
+            .iter()
+            .filter(|m| {
+                let base = m.split(':').next().unwrap_or(m).to_ascii_lowercase();
+                lower.contains(&m.to_ascii_lowercase()) || lower.contains(&base)
+            })
+            .cloned()
+            .collect();
+        if !named.is_empty() && named.len() < models.len() {
+            session.pending = Some(Action::Unload(named.clone()));
+            out.narrowed_unload = Some(named);
+            return;
+        }
+    }
     // A yes beside a paste is no answer: only a short typed turn counts.
     if !out.mixed
         && let Some(ans) = short_answer(text)

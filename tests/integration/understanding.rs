@@ -636,3 +636,23 @@ fn after_a_what_if_the_follow_ups_are_about_it_and_keep_n_drops_it() {
         );
     }
 }
+
+#[test]
+fn a_listing_pasted_with_the_run_is_weighed_and_one_model_can_be_named_to_unload() {
+    let ollama = "NAME            ID              SIZE     PROCESSOR    CONTEXT    UNTIL\ngpt-oss:120b    a951a23b46a1    67 GB    100% GPU     8192       4 minutes from now\nqwen3.8:27b     22130167c4c2    17 GB    100% GPU     131072     29 minutes from now";
+    for name in ["ok, unload the gpt-oss one then", "just stop gpt-oss:120b"] {
+        let out = converse(&format!(
+            "can i train qwen2.5 7b lora bf16 batch 2 packing 4096 at the same time? ollama ps:\n{ollama}\n\n{name}\n\nyes\n"
+        ));
+        // The listing came before the run's words: the unload is still weighed.
+        assert!(
+            out.contains("Shall I tell you how to unload gpt-oss:120b, qwen3.8:27b"),
+            "{out}"
+        );
+        assert!(!out.contains("Paste `ollama ps`"), "asked again: {out}");
+        assert!(out.contains("Only gpt-oss:120b then"), "{name}: {out}");
+        assert!(!out.contains("is not in my model catalog"), "{name}: {out}");
+        assert!(out.contains("`ollama stop gpt-oss:120b`"), "{name}: {out}");
+        assert!(!out.contains("`ollama stop qwen3.8:27b`"), "{name}: {out}");
+    }
+}

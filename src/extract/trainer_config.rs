@@ -136,7 +136,94 @@ fn push(
     });
 }
 
+/// A training script's own printout of its configuration, framed under a
+/// title that says so ("LLAMA 3.1 8B LoRA FINE-TUNING CONFIGURATION", the
+/// DGX Spark playbooks' `Llama3_8B_LoRA_finetuning.py`): its `Label: value`
+/// lines in words are the run's settings, as a config file's keys are.
+static BANNER_TITLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?im)^\s*[=#*-]*\s*[\w .-]*\b(?:config(?:uration)?|settings|hyper-?parameters)\b\s*[=#*-]*\s*$",
+    )
+});
+static BANNER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*([A-Za-z][A-Za-z ()/-]{1,40}?)\s*:\s+(\S.*?)\s*$"));
+
+/// The printed labels and the config keys they stand for.
+fn banner_key(label: &str) -> Option<&'static str> {
+    Some(match label.trim().to_ascii_lowercase().as_str() {
+        "model" | "model name" | "base model" => "model_name_or_path",
+        "batch size" | "per device batch size" | "micro batch size" | "train batch size" => {
+            "per_device_train_batch_size"
+        }
+        "sequence length"
+        | "max sequence length"
+        | "max seq length"
+        | "max length"
+        | "context length"
+        | "seq length" => "max_seq_length",
+        "lora rank" | "rank" => "lora_r",
+        "gradient accumulation steps" | "gradient accumulation" => "gradient_accumulation_steps",
+        "dtype" | "precision" | "torch dtype" => "torch_dtype",
+        "gradient checkpointing" => "gradient_checkpointing",
+        _ => return None,
+    })
+}
+
+/// The pair that marks a printed configuration, with the method its title
+/// names (or nothing).
+const BANNER: &str = "printed_configuration";
+
+fn banner_pairs(text: &str) -> Vec<Pair> {
+    // A server's banner ("=== vLLM configuration ===", "Batch size: 512")
+    // is the server's, never the run's.
+    static SERVING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang|serv(?:e|er|ing)|inference|endpoint)\b",
+        )
+    });
+    let Some(title) = BANNER_TITLE.find(text) else {
+        return Vec::new();
+    };
+    if SERVING.is_match(text) || SERVER_COMMAND.is_match(text) {
+        return Vec::new();
+    }
+    let mut pairs = Vec::new();
+    let heading = title.as_str().to_ascii_lowercase();
+    let method = if heading.contains("qlora") {
+        "qlora"
+    } else if heading.contains("lora") {
+        "lora"
+    } else if heading.contains("full") {
+        "full"
+    } else {
+        ""
+    };
+    push(&mut pairs, BANNER.into(), BANNER, None, method, Form::Yaml);
+    for line in text[title.end()..].lines() {
+        if let Some(c) = BANNER_LINE.captures(line)
+            && let Some(key) = banner_key(&c[1])
+        {
+            push(&mut pairs, key.into(), key, None, &c[2], Form::Yaml);
+        }
+    }
+    // Three settings in words or more, or it is a log that says "config".
+    if pairs.iter().filter(|p| p.leaf != BANNER).count() >= 3 {
+        pairs
+    } else {
+        Vec::new()
+    }
+}
+
 fn read_pairs(text: &str) -> Vec<Pair> {
+    let mut banner = banner_pairs(text);
+    if !banner.is_empty() {
+        banner.extend(read_pairs_of(text));
+        return banner;
+    }
+    read_pairs_of(text)
+}
+
+fn read_pairs_of(text: &str) -> Vec<Pair> {
     let mut pairs: Vec<Pair> = Vec::new();
     // Open YAML sections: (indent, key, index of its pair for list items).
     let mut stack: Vec<(usize, String, usize)> = Vec::new();
@@ -213,6 +300,11 @@ fn is_known(p: &Pair) -> bool {
 /// True for at least 3 YAML `key: value` lines with 2 known keys, or 2
 /// known keys written `key=value` / `--key value`.
 pub fn looks_like_trainer_config(text: &str) -> bool {
+    // A script's printout of its own configuration is the run's settings,
+    // though the lines around it are the program's.
+    if !banner_pairs(text).is_empty() {
+        return true;
+    }
     // A `ps` line of a running trainer carries flags but is not a config
     // paste; nor is a log a program printed (an Ollama runner's
     // `--batch-size 512` is the server's), nor a server's command line.
@@ -330,6 +422,12 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
             "_component_" if parent == Some("optimizer") => {
                 set(&mut c.optimizer, v.rsplit('.').next().map(str::to_string));
             }
+            BANNER => match v {
+                "qlora" => qlora = true,
+                "lora" => lora = true,
+                "full" => full = true,
+                _ => {}
+            },
             "finetuning_type" => match v {
                 "lora" => lora = true,
                 "full" | "freeze" => full = true,
@@ -389,7 +487,9 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     let torchtune =
         has(&["_component_"]) || pairs.iter().any(|p| p.value.starts_with("torchtune."));
     // Most specific first: LLaMA-Factory and axolotl also use HF key names.
-    c.framework = if torchtune {
+    c.framework = if has(&[BANNER]) {
+        Some("the script's printed")
+    } else if torchtune {
         Some("torchtune")
     } else if has(&["finetuning_type", "cutoff_len", "lora_target"]) {
         Some("LLaMA-Factory")

@@ -161,6 +161,28 @@ fn a_preference_or_rl_config_names_its_objective_by_its_keys() {
 }
 
 #[test]
+fn a_scripts_printed_configuration_is_the_runs() {
+    let banner = "============================================================\nLLAMA 3.1 8B LoRA FINE-TUNING CONFIGURATION\n============================================================\nModel: meta-llama/Llama-3.1-8B-Instruct\nBatch size: 4\nSequence length: 2048\nNumber of epochs: 1\nLoRA rank: 8\n============================================================\nLoading model: meta-llama/Llama-3.1-8B-Instruct";
+    assert!(looks_like_trainer_config(banner));
+    let c = parse_trainer_config(banner).unwrap();
+    assert_eq!(
+        (c.method, c.batch, c.pack, c.lora_rank),
+        (Some("lora"), Some(4), Some(2048), Some(8))
+    );
+    assert_eq!(
+        c.model_id.as_deref(),
+        Some("meta-llama/Llama-3.1-8B-Instruct")
+    );
+    // A server's banner of the same shape is the server's.
+    let server = "=== vLLM configuration ===\nModel: Qwen/Qwen3-8B\nBatch size: 512\nSequence length: 32768\nServing on port 8000";
+    assert!(!looks_like_trainer_config(server));
+    // A title alone, with fewer than three settings in words, is a log.
+    assert!(!looks_like_trainer_config(
+        "Saving configuration\nModel: x\nDone"
+    ));
+}
+
+#[test]
 fn an_sft_config_names_no_objective_whatever_its_values_say() {
     for t in [
         "base_model: Qwen/Qwen2.5-7B\nadapter: lora\nmicro_batch_size: 2\nsequence_len: 2048\noutput_dir: ./qwen-dpo-test\nadam_beta1: 0.9",

@@ -149,3 +149,16 @@ fn an_interval_since_the_last_printed_step_is_spread_over_its_steps() {
     let per: Vec<f64> = log.samples.iter().map(|s| s.sec_per_step).collect();
     assert!(per.contains(&0.26) && per.contains(&0.265), "{per:?}");
 }
+
+#[test]
+fn durations_that_do_not_add_up_to_the_stamps_are_not_the_clock() {
+    // ESPnet (held-out set 2's generator, tests/fixtures/logs/held2): a
+    // stamped line every 120 batches whose `iter_time` is the data loader's
+    // wait (0.0002 s), not the step's (about 0.46 s).
+    let log = read(include_str!(
+        "../../../tests/fixtures/logs/espnet2-held2-throttle.log"
+    ));
+    assert!(log.anchored);
+    let fast = log.samples.iter().filter(|s| s.sec_per_step < 0.1).count();
+    assert_eq!(fast, 0, "{} of {} samples", fast, log.samples.len());
+}

@@ -168,13 +168,28 @@ impl Scanner {
                     sec_per_step: *d,
                 });
             }
-            candidates.push(Candidate {
-                points: out.len(),
-                samples: out,
-                anchored: base.is_some(),
-                how: base.map(|b| format!("per-step durations summed from {}", b.1)),
-                pauses: std::mem::take(&mut pauses),
-            });
+            // Durations that do not add up to the time the same log's
+            // stamps span measure something else (ESPnet's `iter_time` is
+            // the data loader's wait): the stamps are the clock then.
+            let stamped_span = match (self.stamped.first(), self.stamped.last()) {
+                (Some(a), Some(z)) if self.stamped.len() >= 2 => z.0 - a.0,
+                _ => 0.0,
+            };
+            let summed_span = match (out.first(), out.last()) {
+                (Some(a), Some(z)) => z.t - a.t,
+                _ => 0.0,
+            };
+            let disagree = stamped_span > 0.0
+                && !(stamped_span / 3.0..=stamped_span * 3.0).contains(&summed_span);
+            if !disagree {
+                candidates.push(Candidate {
+                    points: out.len(),
+                    samples: out,
+                    anchored: base.is_some(),
+                    how: base.map(|b| format!("per-step durations summed from {}", b.1)),
+                    pauses: std::mem::take(&mut pauses),
+                });
+            }
         }
         // Elapsed time since training began (LLaMA-Factory, DLLogger).
         if self.elapsed_steps.len() >= 2 {

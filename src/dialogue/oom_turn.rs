@@ -78,7 +78,9 @@ pub fn changed_facts(facts: &Facts, rung: Rung, at: jiff::Timestamp) -> Facts {
                 && let Ok(built) = o.value.build()
             {
                 let mut spec = o.value.clone();
-                changed_objective(&mut spec, built, rung);
+                if let Some(edit) = ObjectiveEdit::of(rung, built) {
+                    edit.apply(&mut spec);
+                }
                 f.objective = Some(Known {
                     value: spec,
                     words,
@@ -91,26 +93,61 @@ pub fn changed_facts(facts: &Facts, rung: Rung, at: jiff::Timestamp) -> Facts {
     f
 }
 
-/// A preference or RL rung's change to the objective: half the
-/// generations (at least 2), half the completion, half the colocate
-/// fraction, the reference precomputed.
-fn changed_objective(spec: &mut ObjectiveSpec, built: Objective, rung: Rung) {
-    match (rung, built) {
-        (Rung::Generations, Objective::Rl { generations, .. }) => {
-            spec.generations = Some((generations / 2).max(FEWEST_GENERATIONS))
+/// A preference or RL rung's change to the objective, worked out once for
+/// both the plan after it and the words that show it: half the generations
+/// (at least 2), half the completion, half the colocate fraction, the
+/// reference precomputed.
+enum ObjectiveEdit {
+    Generations(u64, u64),
+    Completion(u64, u64),
+    Fraction(f64, f64),
+    Precompute,
+}
+
+impl ObjectiveEdit {
+    fn of(rung: Rung, built: Objective) -> Option<ObjectiveEdit> {
+        Some(match (rung, built) {
+            (Rung::Generations, Objective::Rl { generations, .. }) => {
+                ObjectiveEdit::Generations(generations, (generations / 2).max(FEWEST_GENERATIONS))
+            }
+            (Rung::Completion, Objective::Rl { completion, .. }) => {
+                ObjectiveEdit::Completion(completion, completion / 2)
+            }
+            (
+                Rung::Colocate,
+                Objective::Rl {
+                    generator: Generator::Colocate { fraction, .. },
+                    ..
+                },
+            ) => ObjectiveEdit::Fraction(fraction, halved_fraction(fraction)),
+            (Rung::Reference, _) => ObjectiveEdit::Precompute,
+            _ => return None,
+        })
+    }
+
+    fn apply(&self, spec: &mut ObjectiveSpec) {
+        match *self {
+            ObjectiveEdit::Generations(_, to) => spec.generations = Some(to),
+            ObjectiveEdit::Completion(_, to) => spec.completion = Some(to),
+            ObjectiveEdit::Fraction(_, to) => spec.fraction = Some(to),
+            ObjectiveEdit::Precompute => spec.reference = Some(Reference::Precomputed),
         }
-        (Rung::Completion, Objective::Rl { completion, .. }) => {
-            spec.completion = Some(completion / 2)
+    }
+
+    /// Before → after, as the trainer spells the setting.
+    fn describe(&self) -> String {
+        match *self {
+            ObjectiveEdit::Generations(from, to) => format!("num_generations {from} → {to}"),
+            ObjectiveEdit::Completion(from, to) => format!("max_completion_length {from} → {to}"),
+            ObjectiveEdit::Fraction(from, to) => format!(
+                "vllm_gpu_memory_utilization {} → {}",
+                plain(from),
+                plain(to)
+            ),
+            ObjectiveEdit::Precompute => {
+                "a reference model → precomputed reference log-probs".into()
+            }
         }
-        (
-            Rung::Colocate,
-            Objective::Rl {
-                generator: Generator::Colocate { fraction, .. },
-                ..
-            },
-        ) => spec.fraction = Some(halved_fraction(fraction)),
-        (Rung::Reference, _) => spec.reference = Some(Reference::Precomputed),
-        _ => {}
     }
 }
 
@@ -121,31 +158,13 @@ fn halved_fraction(f: f64) -> f64 {
 
 /// The objective's part a rung changes, before → after.
 fn objective_change(facts: &Facts, rung: Rung) -> String {
-    let Some(built) = facts.objective.as_ref().and_then(|o| o.value.build().ok()) else {
-        return String::new();
-    };
-    match (rung, built) {
-        (Rung::Generations, Objective::Rl { generations, .. }) => format!(
-            "num_generations {generations} → {}",
-            (generations / 2).max(FEWEST_GENERATIONS)
-        ),
-        (Rung::Completion, Objective::Rl { completion, .. }) => {
-            format!("max_completion_length {completion} → {}", completion / 2)
-        }
-        (
-            Rung::Colocate,
-            Objective::Rl {
-                generator: Generator::Colocate { fraction, .. },
-                ..
-            },
-        ) => format!(
-            "vllm_gpu_memory_utilization {} → {}",
-            plain(fraction),
-            plain(halved_fraction(fraction))
-        ),
-        (Rung::Reference, _) => "a reference model → precomputed reference log-probs".into(),
-        _ => String::new(),
-    }
+    facts
+        .objective
+        .as_ref()
+        .and_then(|o| o.value.build().ok())
+        .and_then(|built| ObjectiveEdit::of(rung, built))
+        .map(|edit| edit.describe())
+        .unwrap_or_default()
 }
 
 fn figure(facts: &Facts, rung: Rung, k: &Knowledge) -> String {

@@ -123,22 +123,11 @@ const PID_MAX_LIMIT: u64 = 4_194_304;
 
 /// A pid as `ps` prints it: digits without a leading zero, within the
 /// kernel's limit ("00042" or "4294967297" is damaged, not pid 42 or 1).
-fn is_process_id(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && (s == "0" || !s.starts_with('0'))
-        && s.parse::<u64>().is_ok_and(|p| p <= PID_MAX_LIMIT)
-}
-
-/// The pid column of a listing line: the second field of `ps aux`/`ps -ef`,
-/// the first of `pgrep -fa`.
-fn line_pid(line: &str) -> String {
-    let mut fields = line.split_whitespace();
-    let first = fields.next().unwrap_or("");
-    if first.bytes().all(|b| b.is_ascii_digit()) && PGREP.is_match(line) {
-        return first.to_string();
-    }
-    fields.next().unwrap_or("").to_string()
+fn process_id(s: &str) -> Option<u64> {
+    (s == "0" || !s.starts_with('0'))
+        .then(|| s.parse::<u64>().ok())
+        .flatten()
+        .filter(|p| *p <= PID_MAX_LIMIT)
 }
 
 pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
@@ -148,17 +137,15 @@ pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
             continue;
         }
         let (pid, rss, command) = if let Some(c) = PS_AUX.captures(line) {
-            (c[1].parse().ok(), c[3].parse().ok(), c[4].to_string())
+            (process_id(&c[1]), c[3].parse().ok(), c[4].to_string())
         } else if let Some(c) = PS_EF.captures(line) {
-            (c[1].parse().ok(), None, c[2].to_string())
+            (process_id(&c[1]), None, c[2].to_string())
         } else if let Some(c) = PGREP.captures(line) {
-            (c[1].parse().ok(), None, c[2].to_string())
+            (process_id(&c[1]), None, c[2].to_string())
         } else {
             continue;
         };
-        let Some(pid) = pid.filter(|_| is_process_id(&line_pid(line))) else {
-            continue;
-        };
+        let Some(pid) = pid else { continue };
         if is_grep_itself(&command) {
             continue;
         }
@@ -181,8 +168,8 @@ pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
                     .captures(l)
                     .map(|c| c[1].to_string())
                     .or_else(|| {
-                        let pid = line_pid(l);
-                        (PS_AUX.is_match(l) && !is_process_id(&pid)).then_some(pid)
+                        let pid = PS_AUX.captures(l)?[1].to_string();
+                        process_id(&pid).is_none().then_some(pid)
                     })
             })
             .collect();

@@ -13,6 +13,8 @@ SET is one of
   held2      tests/fixtures/logs/held2/truth.json (26 more, written by a
              helper who read no reader code; run its generate.py first,
              the 52 MB of logs are not committed)
+  held3      tests/fixtures/logs/held3/truth.json (24 more, by another
+             helper who read no reader code; run its generate.py first)
 Log files are relative to the set's folder, thermal CSVs to
 tests/fixtures/logs/. Only what an owner would type is passed: --start
 (local) for logs that carry no absolute time; --log-tz for logs whose stamps
@@ -25,7 +27,7 @@ from collections import defaultdict
 from datetime import datetime
 
 LOGS = "tests/fixtures/logs"
-SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2"}
+SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3"}
 p = argparse.ArgumentParser()
 p.add_argument("bin", nargs="?", default="target/release/headroom")
 p.add_argument("--set", choices=SETS, default="generated")

@@ -35,6 +35,9 @@ pub enum OomEvent {
     FactsGiven,
     /// The owner asked what to do next; the pending step is restated.
     Asked,
+    /// More of the same OOM pasted while its ladder is open (the kernel's
+    /// OOM-killer lines after a traceback): its figures are read.
+    MoreEvidence,
 }
 
 /// Evidence pasted for the owner's information: read and explained, it
@@ -218,11 +221,7 @@ pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
     } else {
         None
     };
-    let objective = f
-        .objective
-        .as_ref()
-        .and_then(|o| o.value.build().ok())
-        .unwrap_or(crate::calc::objective::Objective::Sft);
+    let objective = f.objective_or_sft();
     let weights_centi = match objective {
         crate::calc::objective::Objective::Rl { .. } => {
             crate::dialogue::plan_turn::build_plan(f, k).and_then(|(p, _)| {
@@ -613,6 +612,11 @@ pub fn open_or_result(
         if ladder.phase.is_none() && report.phase.is_some() {
             ladder.phase = report.phase;
             out.oom = Some(OomEvent::PhaseSet);
+        } else if let Some(figures) = report.figures.clone()
+            && ladder.figures.as_ref() != Some(&figures)
+        {
+            ladder.figures = Some(figures);
+            out.oom = Some(OomEvent::MoreEvidence);
         } else {
             out.oom = Some(OomEvent::Asked);
         }
@@ -632,13 +636,7 @@ pub fn open_or_result(
 /// The owner's own account of a step they took before headroom proposed it.
 pub fn record_jump(session: &mut Session, rung: Rung, words: &str, at: Timestamp) {
     // "I precomputed the dataset" on a supervised run names no rung of it.
-    let objective = session
-        .facts
-        .objective
-        .as_ref()
-        .and_then(|o| o.value.build().ok())
-        .unwrap_or(crate::calc::objective::Objective::Sft);
-    if !crate::dialogue::ladder::belongs(rung, objective) {
+    if !crate::dialogue::ladder::belongs(rung, session.facts.objective_or_sft()) {
         return;
     }
     let Some(ladder) = session.ladder.as_mut() else {

@@ -180,6 +180,14 @@ fn on_off(on: &bool) -> String {
 }
 
 impl Facts {
+    /// The run's objective, supervised fine-tuning unless one was named.
+    pub fn objective_or_sft(&self) -> crate::calc::objective::Objective {
+        self.objective
+            .as_ref()
+            .and_then(|o| o.value.build().ok())
+            .unwrap_or(crate::calc::objective::Objective::Sft)
+    }
+
     /// Apply one extracted slot; returns what changed.
     pub fn absorb(&mut self, found: &Found, at: Timestamp) -> Option<Update> {
         let w = found.words.as_str();

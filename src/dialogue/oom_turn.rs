@@ -513,12 +513,7 @@ fn pool_suspicion(k: &Knowledge) -> String {
 /// preference or RL run's own steps after step 1.
 fn order_line(session: &Session) -> String {
     const SEED: &str = "(1) flush the page cache between runs, (2) shorter packing, then a smaller batch, (3) QLoRA → bf16 LoRA";
-    let objective = session
-        .facts
-        .objective
-        .as_ref()
-        .and_then(|o| o.value.build().ok())
-        .unwrap_or(Objective::Sft);
+    let objective = session.facts.objective_or_sft();
     if objective == Objective::Sft {
         return SEED.into();
     }
@@ -567,6 +562,15 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
             ));
             push(md);
             push(plan_line(session, k).unwrap_or_default());
+            if let Some(figures) = &ladder.figures {
+                let plan = build_plan(&session.facts, k).map(|(p, _)| p);
+                push(crate::dialogue::oom_figures_note::figures_note(
+                    figures,
+                    plan.as_ref(),
+                ));
+            }
+        }
+        OomEvent::MoreEvidence => {
             if let Some(figures) = &ladder.figures {
                 let plan = build_plan(&session.facts, k).map(|(p, _)| p);
                 push(crate::dialogue::oom_figures_note::figures_note(

@@ -73,7 +73,7 @@ fn origin<T>(known: &Known<T>) -> String {
     format!("you said \"{}\" on {}", known.words, when(known.at))
 }
 
-fn model_spec(choice: &ModelChoice, k: &Knowledge) -> Option<ModelSpec> {
+pub fn model_spec(choice: &ModelChoice, k: &Knowledge) -> Option<ModelSpec> {
     match choice {
         ModelChoice::Catalog(name) => k.model(name).map(from_catalog),
         ModelChoice::Params(p) => Some(from_params(*p, k)),

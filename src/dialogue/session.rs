@@ -70,7 +70,7 @@ pub struct Session {
     /// Thermal samples and training logs: pastes, or files reopened each time.
     pub data_sources: Vec<Known<crate::dialogue::thermal_turn::Source>>,
     /// When the run started, for logs that carry no absolute time.
-    pub run_start: Option<Known<f64>>,
+    pub run_start: Option<Known<RunStart>>,
     /// The sampler's UTC offset, seconds, for a log stamped in UTC.
     pub log_tz: Option<Known<f64>>,
 }
@@ -123,4 +123,31 @@ pub fn age(at: Timestamp, now: Timestamp) -> String {
 
 pub fn hours_between(at: Timestamp, now: Timestamp) -> f64 {
     (now.as_second() - at.as_second()) as f64 / 3600.0
+}
+
+/// When the owner said the run started.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunStart {
+    /// A date and a time ("09:02 on 2026-11-28"), seconds as wall clock.
+    At(f64),
+    /// A time of day alone ("started at 22:40 last night"), seconds after
+    /// midnight: the day is the one that puts it nearest the samples.
+    TimeOfDay(f64),
+}
+
+impl RunStart {
+    /// The start on a day, once the samples' first time is known.
+    pub fn placed(self, first_sample: Option<f64>) -> Option<f64> {
+        match self {
+            RunStart::At(t) => Some(t),
+            RunStart::TimeOfDay(secs) => {
+                let first = first_sample?;
+                let midnight = first - first.rem_euclid(86_400.0);
+                [-86_400.0, 0.0, 86_400.0]
+                    .into_iter()
+                    .map(|d| midnight + d + secs)
+                    .min_by(|a, b| (a - first).abs().total_cmp(&(b - first).abs()))
+            }
+        }
+    }
 }

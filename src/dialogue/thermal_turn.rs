@@ -85,8 +85,18 @@ type Gathered = (
 
 fn gather(session: &Session, files: &dyn Files) -> Gathered {
     let f = &session.facts;
+    // A start said as a time of day takes its day from the samples.
+    let first_sample = session
+        .data_sources
+        .iter()
+        .rev()
+        .find_map(|k| thermal_of(&k.value, files))
+        .and_then(|t| t.first().map(|s| s.t));
     let placement = Placement {
-        start: session.run_start.as_ref().map(|s| s.value),
+        start: session
+            .run_start
+            .as_ref()
+            .and_then(|s| s.value.placed(first_sample)),
         tz: session.log_tz.as_ref().map(|t| t.value),
         tokens: f
             .batch
@@ -141,9 +151,16 @@ pub fn thermal_blocks(
         )));
     }
     if let Some(s) = &session.run_start {
+        let first_sample = thermal.as_ref().and_then(|t| t.first()).map(|s| s.t);
+        let when = match (s.value, s.value.placed(first_sample)) {
+            (crate::dialogue::session::RunStart::TimeOfDay(_), Some(t)) => {
+                format!("{} (the day nearest the samples)", clock_text(t))
+            }
+            (_, Some(t)) => clock_text(t),
+            (_, None) => s.words.clone(),
+        };
         out.push(Block::Text(format!(
-            "Run start: {} (you said \"{}\").",
-            clock_text(s.value),
+            "Run start: {when} (you said \"{}\").",
             s.words
         )));
     }

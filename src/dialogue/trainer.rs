@@ -39,7 +39,14 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
             format!("{} method{bits} ({src} config)", cfg.method.unwrap_or("")),
         ));
     }
-    if let Some(d) = cfg.dtype.and_then(Dtype::parse) {
+    // `load_in_8bit: true` on a LoRA: the base is stored in int8 and the
+    // compute stays 16-bit, so the storage is the dtype to plan with.
+    if cfg.load_bits == Some(8) && method == Some(Method::Lora) {
+        out.push(found(
+            Slot::Dtype(Dtype::Int8),
+            format!("int8 base weights (load_in_8bit, {src} config)"),
+        ));
+    } else if let Some(d) = cfg.dtype.and_then(Dtype::parse) {
         out.push(found(Slot::Dtype(d), format!("{} ({src} config)", d.key())));
     }
     if let Some(b) = cfg.batch.filter(|b| *b > 0) {

@@ -4,10 +4,10 @@
 //! OOM reports and ladder progress in words move the ladder.
 
 use crate::dialogue::absorb::{Absorbed, OomEvent, open_or_result, record_jump, step_ladder};
-use crate::dialogue::facts::{Facts, Known};
+use crate::dialogue::facts::{Facts, Known, ModelChoice};
 use crate::dialogue::ladder::{Action, Awaiting, Decision, RungStatus, record_result};
 use crate::dialogue::oom_turn::changed_facts;
-use crate::dialogue::session::Session;
+use crate::dialogue::session::{RunStart, Session};
 use crate::dialogue::thermal_turn::{Source, mentions_thermal};
 use crate::extract::approval::{Answer, Approval};
 use crate::extract::intent::{Intent, Request, request, sentences, short_answer};
@@ -95,6 +95,22 @@ fn conflicts(facts: &Facts, found: &Found) -> bool {
             .any(|(s, ..)| Some(*s) == slot_name(&found.slot))
     };
     had(facts) && probe.absorb(found, Timestamp::UNIX_EPOCH).is_some()
+}
+
+/// A parameter count in a question that is the run's own model's size
+/// ("8b model, should be tiny?" of Llama 3.1 8B, "a 120b moe lora takes
+/// ~68GB, does your number agree?" of gpt-oss 120B), within a tenth: it
+/// asks about the run, and swapping the catalog model for a bare count of
+/// the same size is no what-if.
+fn restates_size(facts: &Facts, found: &Found, k: &Knowledge) -> bool {
+    let (Slot::Params(p), Some(model)) = (&found.slot, &facts.model) else {
+        return false;
+    };
+    !matches!(model.value, ModelChoice::Params(_))
+        && crate::dialogue::plan_turn::model_spec(&model.value, k).is_some_and(|spec| {
+            let (have, said) = (spec.params as f64, *p as f64);
+            (have - said).abs() <= 0.1 * said
+        })
 }
 
 fn slot_name(slot: &Slot) -> Option<crate::dialogue::facts::SlotName> {
@@ -299,9 +315,46 @@ fn answer_pending(
 
 /// Ladder progress in words: a result, a step taken early, the phase.
 fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Absorbed) -> bool {
+    let objective = session.facts.objective_or_sft();
     let Some(ladder) = session.ladder.as_mut().filter(|l| l.active()) else {
         return false;
     };
+    // A result that names a step other than the one awaited ("batch 1 still
+    // OOMs" while the batch step waits for a yes, "the shorter packing also
+    // dies" before it was proposed): the owner took that step, and this is
+    // how it went.
+    let awaited = match ladder.awaiting {
+        Awaiting::Result(r) => Some(r),
+        _ => None,
+    };
+    // Several steps said done ("flushed, then cut the packing and the
+    // batch, still dies") are jumps, each recorded below.
+    let taken = steps_taken(text);
+    if let Some(result) = step_result(text)
+        && let Some(rung) = crate::extract::oom::rungs_with_result(text)
+            .into_iter()
+            .find(|r| {
+                Some(*r) != awaited
+                    && crate::dialogue::ladder::belongs(*r, objective)
+                    && matches!(
+                        ladder.status(*r),
+                        RungStatus::Open | RungStatus::Proposed | RungStatus::OwnerDid(_)
+                    )
+            })
+        && taken.iter().all(|(r, _)| *r == rung)
+    {
+        ladder.set(rung, RungStatus::Result(result));
+        ladder.awaiting = Awaiting::Nothing;
+        ladder.resolved |= result == crate::extract::oom::StepResult::Fixed;
+        if ladder.phase.is_none() {
+            ladder.phase = phase_answer(text);
+        }
+        if session.pending == Some(Action::Rung(rung)) {
+            session.pending = None;
+        }
+        out.oom = Some(OomEvent::Result(rung, result));
+        return true;
+    }
     if matches!(ladder.awaiting, Awaiting::Result(_))
         && let Some(result) = step_result(text).or_else(|| {
             oom_report(text)
@@ -324,7 +377,6 @@ fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abso
         out.oom = Some(OomEvent::PhaseSet);
         return true;
     }
-    let taken = steps_taken(text);
     for (rung, said) in &taken {
         record_jump(session, *rung, said, at);
     }
@@ -526,6 +578,21 @@ pub fn absorb_words(
                 _ if sentence.intent == Intent::WhatIf => hypothetical.push(found),
                 // "should I drop the batch to 1?" asks for advice: it is a
                 // what-if even while the run is still being described.
+                // It is answered with the run's own verdict.
+                _ if sentence.intent == Intent::Question
+                    && restates_size(&session.facts, &found, k) =>
+                {
+                    out.request
+                        .get_or_insert(Request::Plan(crate::reply::PlanDetail::Brief));
+                }
+                // "this dpo config (axolotl), will it fit?": the stack the
+                // run is on, said in passing, describes it.
+                Slot::Framework(_)
+                    if sentence.intent == Intent::Question
+                        && !conflicts(&session.facts, &found) =>
+                {
+                    out.updates.extend(session.facts.absorb(&found, at))
+                }
                 _ if sentence.intent == Intent::Question
                     && (!describing
                         || conflicts(&session.facts, &found)
@@ -689,7 +756,16 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
         && let Some(t) = crate::extract::thermal_csv::parse_time(&stamp)
     {
         session.run_start = Some(Known {
-            value: t,
+            value: RunStart::At(t),
+            words,
+            at,
+        });
+        out.thermal = true;
+    } else if (mentions_start(text) || awaiting_start)
+        && let Some((secs, words)) = crate::extract::when::time_of_day_in(text)
+    {
+        session.run_start = Some(Known {
+            value: RunStart::TimeOfDay(secs),
             words,
             at,
         });

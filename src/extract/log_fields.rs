@@ -229,6 +229,7 @@ fn set(f: &mut Fields, role: Role, value: &str) {
                 let secs = if n > 1e12 { n / 1000.0 } else { n };
                 (secs > 1e9).then_some(Stamp {
                     yearless: false,
+                    dateless: false,
                     t: secs,
                     utc: true,
                     zoned: false,
@@ -546,43 +547,75 @@ impl Table {
     }
 }
 
-/// Keras `fit(verbose=2)`'s epoch line "750/750 - 250s - 333ms/step - …"
-/// (keras/src/utils/progbar.py): batches done, batches per epoch and the
-/// seconds per batch, validation and saving included.
-pub fn keras_epoch_line(line: &str) -> Option<(u64, u64, f64)> {
-    keras_verbose2(line).or_else(|| keras_bar_end(line))
+/// One line of Keras's progress output: batches done of the epoch's
+/// total, the running average time per batch, and, on the epoch's last
+/// line, the seconds the whole epoch took (validation included).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KerasFrame {
+    pub done: u64,
+    pub total: u64,
+    pub per_step: f64,
+    pub epoch_s: Option<f64>,
 }
 
-/// Keras 3 `fit(verbose=1)`'s last frame of an epoch, "1200/1200 ━━━━
-/// 753s 627ms/step - loss: …" (keras/src/utils/progbar.py): only the frame
-/// with every batch done carries the epoch's elapsed seconds; the frames
-/// before it show an ETA and a running average.
-fn keras_bar_end(line: &str) -> Option<(u64, u64, f64)> {
+/// Keras's per-epoch line (`verbose=2`, "1200/1200 - 753s - 627ms/step") or
+/// a frame of its `verbose=1` bar (keras/src/utils/progbar.py).
+pub fn keras_frame(line: &str) -> Option<KerasFrame> {
+    keras_verbose2(line).or_else(|| keras_bar(line))
+}
+
+/// A `verbose=1` frame: "  17/1200 ━━━━ 12:20 620ms/step - loss: …" shows an
+/// ETA ("12:20", "1:02:03" or "45s") and the average since the epoch began;
+/// the last, "1200/1200 ━━━━ 753s 627ms/step - …", the epoch's seconds.
+fn keras_bar(line: &str) -> Option<KerasFrame> {
     let head = line.trim().split(" - ").next()?;
     let mut words = head.split_whitespace();
     let (done, total) = words.next()?.split_once('/')?;
     let (done, total): (u64, u64) = (done.parse().ok()?, total.parse().ok()?);
-    if done != total {
+    if done == 0 || done > total {
         return None;
     }
     let rest: Vec<&str> = words.collect();
-    let per_step = rest.iter().rev().find_map(|w| w.strip_suffix("/step"))?;
-    rest.iter()
-        .any(|w| {
-            w.strip_suffix('s')
-                .is_some_and(|n| n.parse::<u64>().is_ok())
-        })
-        .then_some(())?;
-    Some((done, total, seconds(per_step, 1.0)?))
+    let per_step = seconds(
+        rest.iter().rev().find_map(|w| w.strip_suffix("/step"))?,
+        1.0,
+    )?;
+    let whole_seconds = |w: &&str| w.strip_suffix('s').and_then(|n| n.parse::<u64>().ok());
+    let eta = |w: &&str| {
+        whole_seconds(w).is_some()
+            || (w.contains(':') && w.split(':').all(|p| p.parse::<u64>().is_ok()))
+    };
+    let epoch_s = if done == total {
+        Some(rest.iter().find_map(whole_seconds)? as f64)
+    } else {
+        rest.iter().any(eta).then_some(())?;
+        None
+    };
+    Some(KerasFrame {
+        done,
+        total,
+        per_step,
+        epoch_s,
+    })
 }
 
-fn keras_verbose2(line: &str) -> Option<(u64, u64, f64)> {
+fn keras_verbose2(line: &str) -> Option<KerasFrame> {
     let mut parts = line.trim().split(" - ");
     let (done, total) = parts.next()?.trim().split_once('/')?;
     let (done, total) = (done.parse().ok()?, total.parse().ok()?);
-    parts.next()?.trim().strip_suffix('s')?;
+    let epoch_s = parts
+        .next()?
+        .trim()
+        .strip_suffix('s')?
+        .parse::<u64>()
+        .ok()? as f64;
     let per_step = parts.next()?.trim().strip_suffix("/step")?;
-    Some((done, total, seconds(per_step, 1.0)?))
+    Some(KerasFrame {
+        done,
+        total,
+        per_step: seconds(per_step, 1.0)?,
+        epoch_s: Some(epoch_s),
+    })
 }
 
 /// Keras's "Epoch 6/60" (progbar_logger.py `on_epoch_begin`).
@@ -674,11 +707,17 @@ mod tests {
     fn keras_epochs() {
         assert_eq!(keras_epoch_header("Epoch 6/60"), Some(6));
         assert_eq!(keras_epoch_header("Epoch 6: val_loss improved"), None);
+        let frame = |done, total, per_step, epoch_s| KerasFrame {
+            done,
+            total,
+            per_step,
+            epoch_s,
+        };
         assert_eq!(
-            keras_epoch_line("750/750 - 250s - 333ms/step - accuracy: 0.7094 - loss: 0.8723"),
-            Some((750, 750, 0.333))
+            keras_frame("750/750 - 250s - 333ms/step - accuracy: 0.7094 - loss: 0.8723"),
+            Some(frame(750, 750, 0.333, Some(250.0)))
         );
-        assert_eq!(keras_epoch_line("step 2/9 - loss"), None);
+        assert_eq!(keras_frame("step 2/9 - loss"), None);
     }
 
     #[test]
@@ -735,18 +774,44 @@ mod tests {
     }
 
     #[test]
-    fn keras_verbose_one_is_read_at_each_epochs_last_frame() {
+    fn keras_verbose_one_frames_carry_the_running_average() {
+        let frame = |done, per_step, epoch_s| KerasFrame {
+            done,
+            total: 1200,
+            per_step,
+            epoch_s,
+        };
+        // The epoch's last frame: its seconds, validation included.
         assert_eq!(
-            keras_epoch_line(
+            keras_frame(
                 "1200/1200 ━━━━━━━━━━━━━━━━━━━━ 753s 627ms/step - accuracy: 0.2028 - loss: 2.0726"
             ),
-            Some((1200, 1200, 0.627))
+            Some(frame(1200, 0.627, Some(753.0)))
         );
-        // A frame mid-epoch shows an ETA and a running average: not a sample.
-        assert_eq!(
-            keras_epoch_line("   2/1200 ━━━━━━━━━━━━━━━━━━━━ 12:41 630ms/step - accuracy: 0.2672"),
-            None
-        );
+        // A frame mid-epoch: an ETA in any of Keras's three forms and the
+        // average since the epoch began.
+        for (eta, line) in [
+            (
+                "12:41",
+                "   2/1200 ━━━━━━━━━━━━━━━━━━━━ 12:41 630ms/step - accuracy: 0.2672",
+            ),
+            (
+                "1:02:03",
+                " 600/1200 ━━━━━━━━━━━━━━━━━━━━ 1:02:03 6s/step - loss: 1.2",
+            ),
+            (
+                "45s",
+                "1130/1200 ━━━━━━━━━━━━━━━━━━━━ 45s 640ms/step - loss: 1.1",
+            ),
+        ] {
+            let f = keras_frame(line).unwrap_or_else(|| panic!("{eta}"));
+            assert_eq!(f.epoch_s, None, "{eta}");
+        }
+        // A last frame without its seconds, or a count past the total, is
+        // not Keras.
+        assert_eq!(keras_frame("1200/1200 ━━━━ 627ms/step - loss: 2.0"), None);
+        assert_eq!(keras_frame("1300/1200 ━━━━ 12:41 627ms/step"), None);
+        assert_eq!(keras_frame("5/9 files copied"), None);
     }
 
     #[test]

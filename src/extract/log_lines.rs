@@ -65,11 +65,12 @@ pub struct Stamp {
     /// `I1129 09:02:13.164060`): `t` is in `YEARLESS`, and the log is dated
     /// from the samples it is set beside.
     pub yearless: bool,
+    /// The stamp is a time of day only (openpi's `09:02:25.163 [I] …`):
+    /// `t` is on 1 January `YEARLESS`, and the log is dated from the samples.
+    pub dateless: bool,
 }
 
-/// The year a stamp without one is read in: not a leap year, so every
-/// real month and day but 29 February exists in it.
-pub const YEARLESS: i64 = 2001;
+pub use crate::readings::undated::YEARLESS;
 
 /// What one line says about timing.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -248,7 +249,10 @@ fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
 /// `[11/29/26 09:02:13]`, and without a year detectron2's `[11/29 09:02:13]`
 /// and absl's `I1129 09:02:13.164060` (glog's prefix).
 pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
-    if let Some(s) = glog_prefix(line).or_else(|| syslog_prefix(line)) {
+    if let Some(s) = glog_prefix(line)
+        .or_else(|| syslog_prefix(line))
+        .or_else(|| time_of_day_prefix(line))
+    {
         return Some(s);
     }
     for (i, _) in line
@@ -256,7 +260,10 @@ pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
         .enumerate()
         .filter(|(_, c)| **c == b'-' || **c == b'/')
     {
-        if let Some(s) = iso_at(line, i).or_else(|| slashed_at(line, i)) {
+        if let Some(s) = iso_at(line, i)
+            .or_else(|| slashed_at(line, i))
+            .or_else(|| month_day_at(line, i))
+        {
             return Some(s);
         }
     }
@@ -270,11 +277,31 @@ fn glog_prefix(line: &[u8]) -> Option<Stamp> {
     }
     let (mo, d) = (digits(&line[1..3])?, digits(&line[3..5])?);
     let (h, mi, sec, _) = clock(&line[6..])?;
+    yearless_stamp(mo, d, h, mi, sec)
+}
+
+/// A time of day alone at the start of the line, `09:02:25.163 [I] …` or
+/// `[09:02:25] …`: a logger configured with `%H:%M:%S` (openpi, rich's
+/// `[%X]`). Only where a word follows, so an interval (`00:12<…`) is not one.
+fn time_of_day_prefix(line: &[u8]) -> Option<Stamp> {
+    let bracketed = line.first() == Some(&b'[');
+    let body = if bracketed { &line[1..] } else { line };
+    let (h, mi, sec, end) = clock(body)?;
+    let next = body.get(end)?;
+    let ends_right = if bracketed {
+        *next == b']'
+    } else {
+        *next == b' ' && body.get(end + 1).is_some_and(|c| !c.is_ascii_digit())
+    };
+    if !ends_right || h > 23 {
+        return None;
+    }
     Some(Stamp {
-        t: civil(YEARLESS, mo, d, h, mi, sec)?,
+        t: civil(YEARLESS, 1, 1, h, mi, sec)?,
         utc: false,
         zoned: false,
-        yearless: true,
+        yearless: false,
+        dateless: true,
     })
 }
 
@@ -298,11 +325,17 @@ fn syslog_prefix(line: &[u8]) -> Option<Stamp> {
     }
     let d = digits(&rest[..n])?;
     let (h, mi, sec, _) = clock(&rest[n + 1..])?;
+    yearless_stamp(mo, d, h, mi, sec)
+}
+
+/// A local wall-clock stamp with its month and day but no year.
+fn yearless_stamp(mo: i64, d: i64, h: i64, mi: i64, sec: f64) -> Option<Stamp> {
     Some(Stamp {
         t: civil(YEARLESS, mo, d, h, mi, sec)?,
         utc: false,
         zoned: false,
         yearless: true,
+        dateless: false,
     })
 }
 
@@ -328,7 +361,25 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
         utc,
         zoned,
         yearless: false,
+        dateless: false,
     })
+}
+
+/// vLLM's `INFO 11-29 09:01:44 [__init__.py:241] …` (and the Ray workers
+/// that print its lines): month and day, no year, as a word of its own.
+fn month_day_at(line: &[u8], dash: usize) -> Option<Stamp> {
+    if dash < 2 || line.len() < dash + 12 || line[dash + 3] != b' ' {
+        return None;
+    }
+    if dash > 2 && !line[dash - 3].is_ascii_whitespace() {
+        return None;
+    }
+    let (mo, d) = (
+        digits(&line[dash - 2..dash])?,
+        digits(&line[dash + 1..dash + 3])?,
+    );
+    let (h, mi, sec, _) = clock(&line[dash + 4..])?;
+    yearless_stamp(mo, d, h, mi, sec)
 }
 
 fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
@@ -350,6 +401,7 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
                 utc: false,
                 zoned: false,
                 yearless: false,
+                dateless: false,
             });
         }
     }
@@ -369,6 +421,7 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
             utc: false,
             zoned: false,
             yearless: true,
+            dateless: false,
         });
     }
     if s[5] != b'/' {
@@ -387,6 +440,7 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
         utc: false,
         zoned: false,
         yearless: false,
+        dateless: false,
     })
 }
 
@@ -441,6 +495,7 @@ fn json_facts(v: &Value) -> LineFacts {
         .or_else(|| {
             num(v.get("timestamp")).filter(|t| *t > 1e9).map(|t| Stamp {
                 yearless: false,
+                dateless: false,
                 t,
                 utc: true,
                 zoned: false,

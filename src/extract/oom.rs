@@ -123,7 +123,7 @@ impl Rung {
 
 static OOM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch)|\b(?:dies|died) again\b)",
+        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch)|\b(?:dies|died) again\b|\b(?:froze|freez\w*|hung|hangs|locked up|wedged)\W+(?:\S+\W+){0,3}?(?:mid-step|mid-load|load\w*|shard\w*|step\w*|train\w*|epoch\w*)|\b(?:machine|box|system|spark|host|desktop|computer)\s+(?:\w+\s+)?(?:froze|freezes|frozen|hung|hangs|locked up|wedged)\b)",
     )
 });
 static LOAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -252,7 +252,7 @@ static STILL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FIXED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through|(?:is |it'?s |now |and )?stable|runs fine|running fine|past step \d+|step \d+ now)\b",
+        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through|(?:is |it'?s |now |and )?stable|runs fine|running fine|past step \d+|step \d+ now|step \d+ already|loads? (?:fine|ok|okay)|loaded (?:fine|ok|okay)|(?:is|now|it'?s) training|trains? (?:fine|now|again)|training (?:fine|again)|works now|no (?:more )?(?:crash|freeze)s?|no longer (?:ooms|dies|crashes|freezes)|doesn'?t (?:oom|crash|die|freeze) any ?more)\b",
     )
 });
 
@@ -261,10 +261,44 @@ static STILL_SHORT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^\s*(?:still|same|same thing|same again|same here|still the same|again)\s*[.!]*\s*$")
 });
 
+/// A failure in the owner's words: the run died, froze, hung, OOMed.
+static FAILS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:oom(?:s|ed|'d|ing)?|out of memory|di(?:es|ed|ing)|crash(?:es|ed|ing)?|fro(?:ze|zen)|freez(?:es|ing)|hang(?:s|ing)?|hung|killed|fail(?:s|ed|ing)?)\b",
+    )
+});
+/// What makes a failure a repeat: "froze again", "also dies", "OOMs too".
+static REPEAT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:still|again|also|too|as well|anyway|regardless|same)\b"));
+/// A failure denied: "no longer dies", "doesn't crash any more".
+static DENIED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:no longer|not|never|doesn'?t|does not|didn'?t|did not|won'?t|isn'?t|without)\b|\bno (?:more )?(?:oom|crash|freeze)",
+    )
+});
+
+/// The sentence-sized parts of a message.
+fn sentences_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split(['.', ';', '!', '?', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A repeated failure in one sentence: "Froze again, around step 580",
+/// "the shorter packing also dies", "batch 1 OOMs too".
+fn failed_again(text: &str) -> bool {
+    sentences_of(text).any(|s| FAILS.is_match(s) && REPEAT.is_match(s) && !DENIED.is_match(s))
+}
+
+/// A failure said plainly, not denied ("it dies as soon as it is training").
+fn failure_said(text: &str) -> bool {
+    sentences_of(text).any(|s| FAILS.is_match(s) && !DENIED.is_match(s))
+}
+
 pub fn step_result(text: &str) -> Option<StepResult> {
-    if STILL.is_match(text) || STILL_SHORT.is_match(text) {
+    if STILL.is_match(text) || STILL_SHORT.is_match(text) || failed_again(text) {
         Some(StepResult::StillOom)
-    } else if FIXED.is_match(text) {
+    } else if FIXED.is_match(text) && !failure_said(text) {
         Some(StepResult::Fixed)
     } else {
         None
@@ -307,6 +341,35 @@ static METHOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\bswitched\b.*\blora\b|\bbf16 lora\b|\bfrom qlora\b|\bqlora\b.*\bto\b.*\blora\b")
 });
 
+/// The rungs named in the sentence that gives a result ("batch 1 still
+/// OOMs, at step 57", "the shorter packing also dies"), in ladder order;
+/// a rung named only in another sentence ("can we drop the batch
+/// instead?") is not the one that failed.
+pub fn rungs_with_result(text: &str) -> Vec<Rung> {
+    sentences_of(text)
+        .find(|s| step_result(s).is_some())
+        .map(named_rungs)
+        .unwrap_or_default()
+}
+
+/// Every rung the text names by its words, in ladder order.
+fn named_rungs(text: &str) -> Vec<Rung> {
+    [
+        (Rung::Flush, &*FLUSH_WORDS),
+        (Rung::Generations, &*GENERATIONS_WORDS),
+        (Rung::Completion, &*COMPLETION_WORDS),
+        (Rung::Colocate, &*COLOCATE_WORDS),
+        (Rung::Reference, &*REFERENCE_WORDS),
+        (Rung::Packing, &*PACKING_WORDS),
+        (Rung::Batch, &*BATCH_WORDS),
+        (Rung::Method, &*METHOD_WORDS),
+    ]
+    .into_iter()
+    .filter(|(_, words)| words.is_match(text))
+    .map(|(rung, _)| rung)
+    .collect()
+}
+
 /// The clauses of a message: sentences, and the parts joined by "then".
 fn clauses(text: &str) -> Vec<&str> {
     static SPLIT: LazyLock<Regex> =
@@ -335,17 +398,8 @@ pub fn steps_taken(text: &str) -> Vec<(Rung, String)> {
         if NOT_DONE.find(clause).is_some_and(|m| m.start() <= verb_at) {
             continue;
         }
-        for (rung, words) in [
-            (Rung::Flush, &*FLUSH_WORDS),
-            (Rung::Generations, &*GENERATIONS_WORDS),
-            (Rung::Completion, &*COMPLETION_WORDS),
-            (Rung::Colocate, &*COLOCATE_WORDS),
-            (Rung::Reference, &*REFERENCE_WORDS),
-            (Rung::Packing, &*PACKING_WORDS),
-            (Rung::Batch, &*BATCH_WORDS),
-            (Rung::Method, &*METHOD_WORDS),
-        ] {
-            if words.is_match(clause) && !out.iter().any(|(r, _)| *r == rung) {
+        for rung in named_rungs(clause) {
+            if !out.iter().any(|(r, _)| *r == rung) {
                 out.push((rung, clause.to_string()));
             }
         }
@@ -361,6 +415,22 @@ pub fn already_did(text: &str) -> Option<Rung> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_freeze_of_the_whole_box_is_an_oom_on_unified_memory() {
+        // Research: on a Spark an OOM exhausts the one pool and can wedge
+        // the host instead of killing the job.
+        for text in [
+            "it froze mid-step at step 600",
+            "the whole machine froze and I had to power cycle it",
+            "my spark hangs while loading shards",
+            "box locked up during training again",
+        ] {
+            assert!(oom_report(text).is_some(), "{text}");
+        }
+        assert!(oom_report("the terminal froze my scrolling").is_none());
+        assert!(oom_report("vllm hung on a request, no training running").is_none());
+    }
 
     #[test]
     fn plain_words_and_their_phase() {

@@ -63,6 +63,9 @@ static EMITTED: LazyLock<Regex> = LazyLock::new(|| {
         r"| ^(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL|TRACE)\b | ^[IWEF]\d{4}\s",
         // pgrep -a / pidof style: a pid, then a program path
         r"| ^\d+\s+/\S",
+        // kernel and driver lines: a subsystem tag (`NVRM:`), a hex value
+        // opening the line (`(0x00000051) returned from …`)
+        r"| ^NVRM: | ^(?:\(0x|0x)[0-9a-fA-F]{2,}",
         // a table or a progress bar
         r"| \|",
     ))
@@ -101,7 +104,7 @@ static STARTS_EMITTED: LazyLock<Regex> = LazyLock::new(|| {
         r"\[?\d{4}[-/]\d{2}[-/]\d{2} | \[?\d{1,2}:\d{2}:\d{2} | \[?[A-Z][a-z]{2}\s+(?:[A-Z][a-z]{2}\s+)?\d{1,2}\s",
         r"| (?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL|TRACE)\b | [IWEF]\d{4}\s",
         r"| \S+@\S+.*?[\$\#](?:\s|$) | \$\s | Traceback\b | File\s\x22 | [A-Za-z_][\w.]*(?:Error|Exception|Warning)\b",
-        r"| [\[\]{}<|+] | \d+\s+/\S",
+        r"| [\[\]{}<|+] | \d+\s+/\S | NVRM: | \(?0x[0-9a-fA-F]{2,}",
         r")",
     ))
 });
@@ -555,6 +558,22 @@ mod tests {
             .into_iter()
             .map(|s| (s.source, s.text.lines().next().unwrap_or("").to_string()))
             .collect()
+    }
+
+    #[test]
+    fn words_then_kernel_driver_lines_are_two_segments() {
+        // The NVIDIA driver's lines after a freeze: a tag, a hex code, a C
+        // source location, a wrapped hex size. None is the owner's.
+        let t = "Llama 3.1 70B QLoRA, bf16, batch 1, max_seq_length 2048. The machine froze at step 600, the kernel log had this:\nNVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY]\n(0x00000051) returned from _memdescAllocInternal(pMemDesc) @ mem_desc.c:1359\nNVRM: _iovaspaceCreateMappingDataFromMemDesc: failed to allocate\n0x176028 bytes for IOVA mapping metadata";
+        let segs = segments(t);
+        assert_eq!(segs.len(), 2, "{:?}", kinds(t));
+        assert_eq!(segs[0].source, Source::Prose);
+        assert!(segs[0].text.contains("batch 1"));
+        assert!(segs[1].text.starts_with("NVRM:") && segs[1].text.ends_with("metadata"));
+        // An owner's sentence that names a source file is still theirs.
+        let t = "my fork crashes in attention.cu:88 every time I start it with batch 4\nand Qwen2.5 7B lora";
+        assert_eq!(segments(t).len(), 1);
+        assert!(!printed(t));
     }
 
     #[test]

@@ -28,6 +28,19 @@ pub fn mentions_start(text: &str) -> bool {
     STARTED.is_match(text)
 }
 
+/// Hours (am/pm folded into 24), minutes and seconds of a `TIME` match.
+fn clock_of(t: &regex::Captures) -> Option<(i32, i32, i32)> {
+    let mut h: i32 = t[1].parse().ok()?;
+    let mi: i32 = t[2].parse().ok()?;
+    let s: i32 = t.get(3).map_or(Some(0), |s| s.as_str().parse().ok())?;
+    match t.get(4).map(|m| m.as_str().to_ascii_lowercase()) {
+        Some(p) if p == "pm" && h < 12 => h += 12,
+        Some(p) if p == "am" && h == 12 => h = 0,
+        _ => {}
+    }
+    Some((h, mi, s))
+}
+
 /// The date and time in the text as "YYYY-MM-DD HH:MM:SS" and the words
 /// they came from. `this_year` fills a date given without one.
 pub fn date_time_in(text: &str, this_year: i32) -> Option<(String, String)> {
@@ -50,14 +63,7 @@ pub fn date_time_in(text: &str, this_year: i32) -> Option<(String, String)> {
     };
     // The time is the first h:mm that is not part of the date itself.
     let t = TIME.captures_iter(text).next()?;
-    let mut h: i32 = t[1].parse().ok()?;
-    let mi: i32 = t[2].parse().ok()?;
-    let s: i32 = t.get(3).map_or(Some(0), |s| s.as_str().parse().ok())?;
-    match t.get(4).map(|m| m.as_str().to_ascii_lowercase()) {
-        Some(p) if p == "pm" && h < 12 => h += 12,
-        Some(p) if p == "am" && h == 12 => h = 0,
-        _ => {}
-    }
+    let (h, mi, s) = clock_of(&t)?;
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 59 {
         return None;
     }
@@ -76,6 +82,21 @@ pub fn date_time_in(text: &str, this_year: i32) -> Option<(String, String)> {
         format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}"),
         words,
     ))
+}
+
+/// A time of day alone ("started at 22:40 last night", "kicked off at
+/// 9:15pm"): seconds after midnight and the words. Only with a word that
+/// says a start, so a duration ("took 1:30") is not one.
+pub fn time_of_day_in(text: &str) -> Option<(f64, String)> {
+    if !mentions_start(text) || ISO_DATE.is_match(text) || NAMED_DATE.is_match(text) {
+        return None;
+    }
+    let t = TIME.captures_iter(text).next()?;
+    let (h, mi, s) = clock_of(&t)?;
+    if h > 23 || mi > 59 || s > 59 {
+        return None;
+    }
+    Some((f64::from(h * 3600 + mi * 60 + s), t[0].to_string()))
 }
 
 #[cfg(test)]
@@ -100,6 +121,27 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_time_of_day_alone_waits_for_the_samples_day() {
+        for (text, want) in [
+            (
+                "training started at 22:40 last night",
+                22.0 * 3600.0 + 40.0 * 60.0,
+            ),
+            ("kicked off at 9:15pm", 21.0 * 3600.0 + 15.0 * 60.0),
+            (
+                "launched it 07:05:30 this morning",
+                7.0 * 3600.0 + 5.0 * 60.0 + 30.0,
+            ),
+        ] {
+            assert_eq!(time_of_day_in(text).map(|t| t.0), Some(want), "{text}");
+        }
+        // No start word, a date, or no such time: not a start time of day.
+        assert_eq!(time_of_day_in("the eval took 1:30"), None);
+        assert_eq!(time_of_day_in("it started at 09:02 on 2026-11-28"), None);
+        assert_eq!(time_of_day_in("started at 25:10"), None);
     }
 
     #[test]

@@ -5,3 +5,4 @@ pub mod bounded;
 pub mod memory;
 pub mod process;
 pub mod samples;
+pub mod undated;

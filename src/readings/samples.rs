@@ -80,4 +80,7 @@ pub struct TrainLog {
     /// Its stamps carry no year (read in `log_lines::YEARLESS`): the year
     /// comes from the samples it is set beside (`line_up::dated`).
     pub yearless: bool,
+    /// Its stamps are times of day only (on 1 January `YEARLESS`): the day
+    /// comes from the samples too.
+    pub dateless: bool,
 }

@@ -2,12 +2,7 @@
 //! each with the estimator's figure, each skipped with its reason where it
 //! cannot help, and none of them on a supervised run's ladder.
 
-use crate::support::Headroom;
-
-fn converse(text: &str) -> String {
-    let data = tempfile::tempdir().unwrap();
-    Headroom::new(data.path()).stdin(text).run().ok().stdout
-}
+use crate::support::converse;
 
 const OOM: &str =
     "it died at step 12: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";

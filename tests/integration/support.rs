@@ -160,3 +160,9 @@ pub fn available_or_skip(name: &str, missing: bool, why: &str) -> bool {
     let _ = writeln!(std::io::stderr(), "skipped: {name}: {why}");
     false
 }
+
+/// One piped conversation on a fresh data folder: what headroom printed.
+pub fn converse(text: &str) -> String {
+    let data = tempfile::tempdir().unwrap();
+    Headroom::new(data.path()).stdin(text).run().ok().stdout
+}

@@ -2,12 +2,7 @@
 //! alternatives, a server that failed, steps already taken, approvals with
 //! an extra word. Each class with more than one wording.
 
-use crate::support::Headroom;
-
-fn converse(text: &str) -> String {
-    let data = tempfile::tempdir().unwrap();
-    Headroom::new(data.path()).stdin(text).run().ok().stdout
-}
+use crate::support::converse;
 
 const TRACEBACK: &str = "Traceback (most recent call last):\n  File \"/home/a/train.py\", line 88, in <module>\n    trainer.train()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 119.70 GiB of which 1.10 GiB is free.";
 

@@ -5,6 +5,7 @@
 //! owner's start time) overrides it.
 
 use crate::readings::samples::{ThermalSample, TrainLog};
+use crate::readings::undated::{MissingDate, date_near};
 
 /// A shift of the log's times, and why.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,42 +102,18 @@ pub fn lined_up(thermal: &[ThermalSample], log: TrainLog) -> (TrainLog, Option<S
     }
 }
 
-/// A log whose stamps carry no year, dated in the year (of the samples'
-/// first, the one before or the one after) that puts it nearest the samples.
+/// A log whose stamps carry no year (or no date), dated in the year (or on
+/// the day) that puts it nearest the samples.
 pub fn dated(thermal: &[ThermalSample], mut log: TrainLog) -> TrainLog {
     let (Some(first_sample), Some(first_step)) = (thermal.first(), log.samples.first()) else {
         return log;
     };
-    if !log.yearless {
-        return log;
-    }
-    let civil = |t: f64| {
-        jiff::Timestamp::from_second(t as i64)
-            .ok()
-            .map(|ts| jiff::tz::TimeZone::UTC.to_datetime(ts))
+    let missing = match (log.yearless, log.dateless) {
+        (_, true) => MissingDate::Day,
+        (true, false) => MissingDate::Year,
+        (false, false) => return log,
     };
-    let (Some(sample_day), Some(log_day)) = (civil(first_sample.t), civil(first_step.t)) else {
-        return log;
-    };
-    let at = |year: i16| {
-        log_day
-            .with()
-            .year(year)
-            .build()
-            .ok()
-            .and_then(|d| jiff::tz::TimeZone::UTC.to_timestamp(d).ok())
-            .map(|ts| ts.as_second() as f64 + (first_step.t - first_step.t.floor()))
-    };
-    let best = [-1i16, 0, 1]
-        .iter()
-        .filter_map(|d| at(sample_day.year() + d))
-        .min_by(|a, b| {
-            (a - first_sample.t)
-                .abs()
-                .total_cmp(&(b - first_sample.t).abs())
-        });
-    if let Some(t) = best {
-        let seconds = t - first_step.t;
+    if let Some(seconds) = date_near(first_step.t, first_sample.t, missing) {
         log = shifted(
             log,
             &Shift {
@@ -146,6 +123,7 @@ pub fn dated(thermal: &[ThermalSample], mut log: TrainLog) -> TrainLog {
         );
     }
     log.yearless = false;
+    log.dateless = false;
     log
 }
 
@@ -199,6 +177,7 @@ mod tests {
             owner_anchored: owner,
             pauses: Vec::new(),
             yearless: false,
+            dateless: false,
         }
     }
 

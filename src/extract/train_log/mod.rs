@@ -24,6 +24,8 @@ crate::extract::log_lines::needle!(
     EPOCH = b"Epoch ",
     BANNER = b"***** Running training *****",
     LOG_FILE = b"/log_",
+    LOGGED_ELAPSED = b" elapsed:",
+    LOGGED_RATE = b" rate:",
 );
 
 /// What a line's words say it is: found in one pass over the line for
@@ -111,12 +113,29 @@ struct Bar {
     step_offset: u64,
     /// Where the current segment (after a restart) begins in `samples`.
     segment_start: usize,
+    /// Updates past the first 100 s whose rate was compared with the bar's
+    /// own average (elapsed ÷ count), and how many of them equalled it.
+    rates_compared: u32,
+    rates_equal_to_average: u32,
+}
+
+impl Bar {
+    /// The rate shown is the average since the bar began (tqdm with
+    /// `smoothing=0`, kohya's sd-scripts): it lags a slowdown by hours,
+    /// so the time per step comes from the elapsed field instead. An
+    /// ordinary (smoothed) rate leaves the average once the pace changes.
+    fn shows_average_rate(&self) -> bool {
+        self.rates_compared >= 20
+            && f64::from(self.rates_equal_to_average) >= 0.95 * f64::from(self.rates_compared)
+    }
 }
 
 #[derive(Default)]
 struct Scanner {
     bars: BTreeMap<u64, Bar>,
-    stamped: Vec<(f64, u64)>,
+    /// Stamped step lines: (stamp, step, the bar's own rate when the line
+    /// is a stamped bar update).
+    stamped: Vec<(f64, u64, Option<f64>)>,
     anchor: Option<(f64, String)>,
     /// Elapsed seconds of the latest bar update, for anchoring a timestamp
     /// that follows it.
@@ -155,11 +174,20 @@ struct Scanner {
     table: Option<crate::extract::log_fields::Table>,
     /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
     keras_epoch: Option<u64>,
+    /// Keras's last frame used: (epoch, batches done, seconds into the epoch).
+    keras_last: Option<(u64, u64, f64)>,
     /// A batch count that restarts each epoch (icefall): the current epoch,
     /// the steps of the epochs before it, and its highest batch so far.
     epoch_count: Option<(u64, u64, u64)>,
     /// A stamp without a year was used: the log is dated from the samples.
     yearless: bool,
+    /// A time-of-day stamp was used (no date at all): dated the same way.
+    dateless: bool,
+    /// Days added to time-of-day stamps: one each time the clock goes back
+    /// past midnight.
+    day_offset: f64,
+    /// The latest time-of-day stamp, for noticing midnight.
+    last_dateless: Option<f64>,
     tokens_per_step: Option<f64>,
     /// The anchor came from torchtune's log-file name: a Unix (UTC) time.
     anchor_from_name: bool,
@@ -242,6 +270,49 @@ fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
     Some((step, total, elapsed, sec_per_step))
 }
 
+/// tqdm_loggable's log-line form of a bar, which replaces the redraws when
+/// stderr is not a terminal (openpi): "Progress on: 4.62kit/30.0kit
+/// rate:3.0s/it remaining:21:13:49 elapsed:3:20:05 postfix:-". The counts
+/// come through tqdm's `format_sizeof` ("4.62k", three digits).
+fn parse_logged_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
+    let at_elapsed = LOGGED_ELAPSED.find(line)?;
+    let at_rate = LOGGED_RATE.find(&line[..at_elapsed])?;
+    let word = |from: usize| {
+        let rest = &line[from..];
+        let end = rest.iter().position(|c| *c == b' ').unwrap_or(rest.len());
+        std::str::from_utf8(&rest[..end]).ok()
+    };
+    let elapsed = parse_interval(word(at_elapsed + 9)?.as_bytes())?;
+    let rate = word(at_rate + 6)?;
+    let sec = if let Some(v) = rate.strip_suffix("s/it") {
+        v.parse::<f64>().ok()?
+    } else {
+        1.0 / rate.strip_suffix("it/s")?.parse::<f64>().ok()?
+    };
+    let count_start = line[..at_rate].iter().rposition(|c| *c == b' ')? + 1;
+    let (done, total) = std::str::from_utf8(&line[count_start..at_rate])
+        .ok()?
+        .split_once('/')?;
+    let (done, total) = (sized_count(done)?, sized_count(total)?);
+    (sec.is_finite() && sec > 0.0 && done <= total).then_some((done, total, elapsed, sec))
+}
+
+/// "4.62kit", "30.0kit", "512it", "1.20M": a count with tqdm's SI suffix
+/// and an optional unit.
+fn sized_count(text: &str) -> Option<u64> {
+    let digits_end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let value: f64 = text[..digits_end].parse().ok()?;
+    let scale = match text[digits_end..].chars().next() {
+        Some('k') => 1e3,
+        Some('M') => 1e6,
+        Some('G') => 1e9,
+        _ => 1.0,
+    };
+    Some((value * scale).round() as u64)
+}
+
 /// The trainer's line inside a docker json-file record, after the
 /// record's own stamp.
 fn docker_line(raw: &[u8]) -> Option<Vec<u8>> {
@@ -318,7 +389,10 @@ impl Scanner {
         }
         let mut bar_elapsed = None;
         let mut bar_step = None;
-        if let Some((step, total, elapsed, sec)) = parse_bar(line) {
+        let mut bar_rate = None;
+        if let Some((step, total, elapsed, sec)) =
+            parse_bar(line).or_else(|| parse_logged_bar(line))
+        {
             // A restart: the run printed its start (or died) since the last
             // bar update, and a stamp says when it came back. Without such a
             // line a step going back is an epoch, or redraws out of order.
@@ -356,6 +430,14 @@ impl Scanner {
             }
             let t = bar.offset + elapsed;
             let global_step = bar.step_offset + step;
+            if elapsed >= 100.0 && step > 0 {
+                let average = elapsed / step as f64;
+                bar.rates_compared += 1;
+                // Three printed digits and a whole-second elapsed field.
+                if (sec - average).abs() <= 0.015 * average {
+                    bar.rates_equal_to_average += 1;
+                }
+            }
             let sec = if bar.average_rate {
                 // The shown rate is the epoch's average: take the time per
                 // step between redraws at least 30 s apart.
@@ -388,6 +470,7 @@ impl Scanner {
             }
             bar_elapsed = Some(t);
             bar_step = Some(global_step);
+            bar_rate = (!bar.average_rate).then_some(sec).flatten();
             self.latest_elapsed = Some(t);
             self.latest_total = Some(total);
         }
@@ -420,9 +503,24 @@ impl Scanner {
                 self.utc = true;
             }
             self.yearless |= s.yearless;
+            let t = if s.dateless {
+                self.dateless = true;
+                // A clock that goes back by more than half a day passed midnight.
+                if self
+                    .last_dateless
+                    .is_some_and(|prev| s.t + self.day_offset < prev - 43_200.0)
+                {
+                    self.day_offset += 86_400.0;
+                }
+                let t = s.t + self.day_offset;
+                self.last_dateless = Some(t);
+                t
+            } else {
+                s.t
+            };
             match self.tz_offset {
-                Some(off) if s.utc || !s.zoned => s.t + off,
-                _ => s.t,
+                Some(off) if s.utc || !s.zoned => t + off,
+                _ => t,
             }
         });
         // A progress-bar update is never a marker line; skip the search.
@@ -452,13 +550,24 @@ impl Scanner {
         {
             if let Some(e) = crate::extract::log_fields::keras_epoch_header(text) {
                 self.keras_epoch = Some(e);
-            } else if let Some((done, total, per_step)) =
-                crate::extract::log_fields::keras_epoch_line(text)
-            {
+            } else if let Some(frame) = crate::extract::log_fields::keras_frame(text) {
                 // Batches count on across epochs.
-                let before = self.keras_epoch.unwrap_or(1).saturating_sub(1) * total;
-                facts.step = Some(before + done);
-                facts.duration = Some(per_step);
+                let epoch = self.keras_epoch.unwrap_or(1);
+                let before = epoch.saturating_sub(1) * frame.total;
+                // Seconds since the epoch began: the last frame's own, or a
+                // frame's count times its running average. The difference
+                // between two frames is the time of the batches between.
+                let since_epoch = frame.epoch_s.unwrap_or(frame.done as f64 * frame.per_step);
+                let (last_done, last_s) = match self.keras_last {
+                    Some((e, done, s)) if e == epoch && done < frame.done => (done, s),
+                    _ => (0, 0.0),
+                };
+                if frame.epoch_s.is_some() || since_epoch - last_s >= 30.0 {
+                    facts.step = Some(before + frame.done);
+                    facts.duration =
+                        Some((since_epoch - last_s).max(0.0) / (frame.done - last_done) as f64);
+                    self.keras_last = Some((epoch, frame.done, since_epoch));
+                }
             }
         }
         if bar_elapsed.is_none()
@@ -499,12 +608,19 @@ impl Scanner {
                 if self.durations.is_empty() {
                     self.duration_anchor = stamp.or(self.last_stamp);
                 }
+                // Several durations for the same step are its parts and its
+                // whole (NeMo-RL's "Total validation time", then "Total
+                // step time" with the validation in it): the whole counts.
+                let same_step = self.durations.last().is_some_and(|l| l.0 == step);
                 // One sample per second of progress keeps memory bounded;
                 // the next kept line's duration covers the steps between.
-                let keep = self.durations.last().is_none_or(|&(last, _)| {
-                    step <= last || (step - last) as f64 * d >= 1.0 || self.pause_hint
-                });
-                if keep {
+                let keep = !same_step
+                    && self.durations.last().is_none_or(|&(last, _)| {
+                        step <= last || (step - last) as f64 * d >= 1.0 || self.pause_hint
+                    });
+                if let Some(last) = self.durations.last_mut().filter(|l| l.0 == step) {
+                    last.1 = last.1.max(d);
+                } else if keep {
                     self.durations.push((step, d));
                     self.after_pause_hint
                         .push(std::mem::take(&mut self.pause_hint));
@@ -571,9 +687,9 @@ impl Scanner {
                 && self
                     .stamped
                     .last()
-                    .is_none_or(|&(lt, last)| step <= last || ts - lt >= 1.0)
+                    .is_none_or(|&(lt, last, _)| step <= last || ts - lt >= 1.0)
             {
-                self.stamped.push((ts, step));
+                self.stamped.push((ts, step, bar_rate));
             }
         }
         if self.anchor.is_none()

@@ -162,3 +162,152 @@ fn durations_that_do_not_add_up_to_the_stamps_are_not_the_clock() {
     let fast = log.samples.iter().filter(|s| s.sec_per_step < 0.1).count();
     assert_eq!(fast, 0, "{} of {} samples", fast, log.samples.len());
 }
+
+/// A log whose lines are stamped with a time of day only, read with and
+/// without the owner's start.
+fn time_of_day_log(lines: &[&str], start: Option<f64>) -> TrainLog {
+    read_train_log(lines.join("\n").as_bytes(), start).unwrap()
+}
+
+#[test]
+fn time_of_day_stamps_are_dated_later_and_roll_over_midnight() {
+    // tqdm_loggable's log form (openpi), rich's bracketed `[%X]`, and a
+    // run that passes midnight.
+    let loggable = time_of_day_log(
+        &[
+            "09:02:25.163 [I] Progress on: 5.00it/30.0kit rate:2.4s/it remaining:20:05:34 elapsed:00:12 postfix:-",
+            "09:02:37.187 [I] Progress on: 10.0it/30.0kit rate:2.4s/it remaining:20:01:46 elapsed:00:24 postfix:-",
+            "12:22:18.348 [I] Progress on: 4.62kit/30.0kit rate:3.0s/it remaining:21:13:49 elapsed:3:20:05 postfix:-",
+        ],
+        None,
+    );
+    assert!(loggable.anchored && loggable.dateless);
+    let last = loggable.samples.last().unwrap();
+    assert_eq!((last.step, last.sec_per_step), (4620, 3.0));
+    let rich = time_of_day_log(
+        &[
+            "[23:59:40] step 100 loss 1.0",
+            "[23:59:50] step 105 loss 1.0",
+            "[00:00:10] step 115 loss 1.0",
+        ],
+        None,
+    );
+    assert!(rich.dateless);
+    // 23:59:50 → 00:00:10 is 20 s on, not a day back.
+    assert_eq!(rich.samples[1].t - rich.samples[0].t, 20.0);
+    assert_eq!(rich.samples[1].sec_per_step, 2.0);
+    // With the owner's start, the start's day dates it at once.
+    let start = crate::extract::log_lines::civil(2026, 11, 29, 23, 59, 0.0).unwrap();
+    let dated = time_of_day_log(
+        &["[23:59:40] step 100 loss", "[00:00:10] step 115 loss"],
+        Some(start),
+    );
+    assert!(!dated.dateless);
+    assert_eq!(dated.samples[0].t, start + 70.0);
+    // An interval at the start of a line is not a time of day.
+    assert!(crate::extract::log_lines::find_stamp(b"00:12:30 12 steps").is_none());
+    assert!(crate::extract::log_lines::find_stamp(b"25:00:00 step 1").is_none());
+}
+
+#[test]
+fn a_bar_that_shows_its_average_rate_is_paced_from_its_elapsed_field() {
+    // tqdm with smoothing=0 (kohya's sd-scripts): the rate is elapsed ÷
+    // count, so a slowdown two hours in barely moves it. 1000 steps at 2 s,
+    // then steps at 3 s.
+    let mut text = String::new();
+    let mut elapsed = 0.0;
+    for step in 1..=1600u32 {
+        elapsed += if step <= 1000 { 2.0 } else { 3.0 };
+        let e = elapsed as u64;
+        text.push_str(&format!(
+            "\rsteps: {}%| | {step}/5000 [{:02}:{:02}:{:02}<1:00:00, {:.2}s/it, avr_loss=0.1]",
+            step * 100 / 5000,
+            e / 3600,
+            e / 60 % 60,
+            e % 60,
+            elapsed / f64::from(step)
+        ));
+    }
+    let log = read(&text);
+    let last = log.samples.last().unwrap();
+    assert!((last.sec_per_step - 3.0).abs() < 0.05, "{last:?}");
+    // An ordinary smoothed rate that moves with the pace is kept as shown.
+    let smoothed: String = (1..=400u32)
+        .map(|step| {
+            let e = 2 * step;
+            format!(
+                "\r{step}/5000 [{:02}:{:02}<1:00:00, {:.2}s/it]",
+                e / 60,
+                e % 60,
+                if step < 200 { 2.0 } else { 2.6 }
+            )
+        })
+        .collect();
+    let log = read(&smoothed);
+    assert_eq!(log.samples.last().unwrap().sec_per_step, 2.6);
+}
+
+#[test]
+fn keras_frames_between_epoch_ends_give_the_pace_within_the_epoch() {
+    // 1200 batches an epoch: 0.5 s each until batch 600, then 1.0 s; each
+    // frame shows the running average, the last the epoch's seconds.
+    let mut text = String::from("Epoch 1/2\n");
+    let mut elapsed = 0.0;
+    for done in 1..=1200u64 {
+        elapsed += if done <= 600 { 0.5 } else { 1.0 };
+        let avg_ms = (elapsed / done as f64 * 1000.0).round();
+        if done < 1200 {
+            text.push_str(&format!(
+                "\r{done:>4}/1200 ━━━━━━━━━━━━━━━━━━━━ 5:00 {avg_ms}ms/step - loss: 1.0"
+            ));
+        } else {
+            text.push_str(&format!(
+                "\r1200/1200 ━━━━━━━━━━━━━━━━━━━━ {}s {avg_ms}ms/step - loss: 1.0 - val_loss: 1.0\n",
+                elapsed as u64 + 10
+            ));
+        }
+    }
+    let log = read_train_log(text.as_bytes(), Some(0.0)).unwrap();
+    let before = log.samples.iter().find(|s| s.step > 300).unwrap();
+    assert!((before.sec_per_step - 0.5).abs() < 0.02, "{before:?}");
+    let after = log.samples.iter().find(|s| s.step > 900).unwrap();
+    assert!((after.sec_per_step - 1.0).abs() < 0.02, "{after:?}");
+    // The epoch ends at its own seconds (validation included): from the
+    // first frame kept (30 s in) to the last is the rest of those seconds.
+    let (first, end) = (log.samples[0], *log.samples.last().unwrap());
+    assert_eq!(end.step, 1200);
+    assert_eq!(end.t - first.t, 910.0 - 0.5 * first.step as f64);
+}
+
+#[test]
+fn a_steps_parts_and_whole_count_once() {
+    // NeMo-RL prints the validation's time, then the step's total with the
+    // validation in it: the step took 150 s, not 210.
+    let text = "INFO 11-29 09:01:57 [gpu_worker.py:227] Available KV cache memory: 41.27 GiB\n\
+        ===== Step 1/500 =====\n  • Total step time: 90.00s\n\
+        ===== Step 2/500 =====\n    • Total validation time: 60.00s\n  • Total step time: 150.00s\n\
+        ===== Step 3/500 =====\n  • Total step time: 90.00s\n";
+    let log = read(text);
+    // vLLM's month-day stamp anchors it (no year: dated from the samples).
+    assert!(log.anchored && log.yearless);
+    let t: Vec<f64> = log.samples.iter().map(|s| s.t - log.samples[0].t).collect();
+    assert_eq!(t, vec![0.0, 150.0, 240.0]);
+}
+
+#[test]
+fn month_day_stamps_are_words_of_their_own() {
+    use crate::extract::log_lines::find_stamp;
+    for line in [
+        "INFO 11-29 09:01:44 [__init__.py:241] Automatically detected platform cuda.",
+        "(VllmGenerationWorker pid=3391) WARNING 11-29 09:01:31 [utils.py:10] x",
+    ] {
+        assert!(
+            find_stamp(line.as_bytes()).is_some_and(|s| s.yearless),
+            "{line}"
+        );
+    }
+    // No such month, or the digits inside a longer word, is not a date.
+    for line in ["layers 13-12 09:01:44 frozen", "run-11-29 09:01:44"] {
+        assert!(find_stamp(line.as_bytes()).is_none(), "{line}");
+    }
+}

@@ -4,6 +4,7 @@
 
 use super::{Scanner, TrainLogError};
 use crate::readings::samples::{Marker, TrainLog, TrainSample};
+use crate::readings::undated::{MissingDate, date_near};
 
 /// One way of placing the steps in time.
 struct Candidate {
@@ -15,6 +16,9 @@ struct Candidate {
     pauses: Vec<(f64, f64)>,
     /// How many step lines it rests on.
     points: usize,
+    /// Placed by the owner's start time, not by the log's own stamps (a
+    /// stamp without a year or a date then needs no dating).
+    from_owner: bool,
 }
 
 impl Scanner {
@@ -60,9 +64,12 @@ impl Scanner {
 
         // The training bar is the one with the most updates (eval bars are short).
         let anchor = self.anchor.clone().or(owner_anchor.clone());
-        if let Some(bar) = self.bars.into_values().max_by_key(|b| b.samples.len())
+        if let Some(mut bar) = self.bars.into_values().max_by_key(|b| b.samples.len())
             && !bar.samples.is_empty()
         {
+            if bar.shows_average_rate() && bar.restarts.is_empty() {
+                bar.samples = paced_from_elapsed(&bar.samples);
+            }
             let base = anchor.as_ref().map_or(0.0, |a| a.0);
             let mut restarts = bar.restarts.iter().peekable();
             let mut seg_base = base;
@@ -92,23 +99,32 @@ impl Scanner {
                 anchored: anchor.is_some(),
                 how: anchor.as_ref().map(|a| a.1.clone()),
                 pauses: Vec::new(),
+                from_owner: self.anchor.is_none(),
             });
         }
         // Lines that carry a stamp and a step.
         if self.stamped.len() >= 2 {
             let mut out = Vec::new();
             for w in self.stamped.windows(2) {
-                let (t0, s0) = w[0];
-                let (t1, s1) = w[1];
+                let (t0, s0, _) = w[0];
+                let (t1, s1, rate) = w[1];
                 // A step that goes back is a restart: a new segment, and the
                 // time between is a gap, not a slow step.
-                if s1 > s0 && t1 > t0 {
-                    out.push(TrainSample {
-                        t: t1,
-                        step: s1,
-                        sec_per_step: (t1 - t0) / (s1 - s0) as f64,
-                    });
+                if s1 < s0 || t1 <= t0 {
+                    continue;
                 }
+                // A stamped bar update carries its own pace: truer than the
+                // difference of counts rounded to three digits ("4.62kit").
+                let sec_per_step = match rate {
+                    Some(rate) => rate,
+                    None if s1 > s0 => (t1 - t0) / (s1 - s0) as f64,
+                    None => continue,
+                };
+                out.push(TrainSample {
+                    t: t1,
+                    step: s1,
+                    sec_per_step,
+                });
             }
             // Each line's own stamp is the truest clock: its first line
             // counts as a point too, so it wins a tie with a bar whose
@@ -119,6 +135,7 @@ impl Scanner {
                 anchored: true,
                 how: Some("timestamped step lines".into()),
                 pauses: Vec::new(),
+                from_owner: false,
             });
         }
         // Per-step durations, placed in time by summing them from the start.
@@ -188,6 +205,7 @@ impl Scanner {
                     anchored: base.is_some(),
                     how: base.map(|b| format!("per-step durations summed from {}", b.1)),
                     pauses: std::mem::take(&mut pauses),
+                    from_owner: owner_anchor.is_some(),
                 });
             }
         }
@@ -219,6 +237,7 @@ impl Scanner {
                 anchored: base.is_some(),
                 how: base.map(|b| format!("elapsed time from {}", b.1)),
                 pauses: Vec::new(),
+                from_owner: owner_anchor.is_some(),
             });
         }
         // A timing placed in absolute time wins (it can be lined up with the
@@ -228,6 +247,7 @@ impl Scanner {
             anchored,
             how,
             pauses,
+            from_owner,
             ..
         }) = candidates
             .into_iter()
@@ -246,6 +266,26 @@ impl Scanner {
                 (true, false) => None,
             })
             .collect();
+        // Stamps without a year or a date, next to the owner's start: the
+        // start says which day they are on.
+        let missing = match (self.yearless, self.dateless) {
+            (_, true) => Some(MissingDate::Day),
+            (true, false) => Some(MissingDate::Year),
+            (false, false) => None,
+        };
+        let mut samples = samples;
+        let mut markers: Vec<Marker> = markers;
+        let mut pauses = pauses;
+        let mut undated = missing.is_some() && anchored && !from_owner;
+        if undated
+            && let (Some(missing), Some(start), Some(first)) = (missing, start, samples.first())
+            && let Some(shift) = date_near(first.t, start, missing)
+        {
+            samples.iter_mut().for_each(|s| s.t += shift);
+            markers.iter_mut().for_each(|m| m.t += shift);
+            pauses.iter_mut().for_each(|p| p.0 += shift);
+            undated = false;
+        }
         Ok(TrainLog {
             samples,
             anchored,
@@ -255,7 +295,26 @@ impl Scanner {
             utc_unshifted,
             owner_anchored: anchored && start.is_some(),
             pauses,
-            yearless: self.yearless && anchored && start.is_none(),
+            yearless: undated && self.yearless,
+            dateless: undated && self.dateless,
         })
     }
+}
+
+/// Bar updates whose time per step is taken from the elapsed field: the
+/// time between updates at least 30 s apart over the steps between them
+/// (the first 30 s give none).
+fn paced_from_elapsed(samples: &[(f64, u64, f64)]) -> Vec<(f64, u64, f64)> {
+    let mut out = Vec::with_capacity(samples.len());
+    let mut from = 0;
+    for &(t, step, _) in samples {
+        while from + 1 < samples.len() && t - samples[from + 1].0 >= 30.0 {
+            from += 1;
+        }
+        let (t0, s0, _) = samples[from];
+        if t - t0 >= 30.0 && step > s0 {
+            out.push((t, step, (t - t0) / (step - s0) as f64));
+        }
+    }
+    out
 }

@@ -26,6 +26,9 @@ pub(crate) enum Role {
     Rate,
     /// A rate whose unit is in its value: "2.4s/it" or "0.42it/s".
     Pace,
+    /// Time since training began, only when its value says so with units
+    /// ("1h 4m 10s", "4m 10s"): the key alone ("total") names too much.
+    Clock,
 }
 
 /// Keys by their normalised name (lower case, spaces as `_`): exact names
@@ -44,6 +47,8 @@ const EXACT: &[(&str, Role)] = &[
     ("it", Role::Step),
     ("num_updates", Role::Step),
     ("batch", Role::Step),
+    // ParlAI's "time:3825s total_exs:165984 total_steps:10374".
+    ("total_steps", Role::Step),
     ("ts", Role::Stamp),
     ("timestamp", Role::Stamp),
     ("@timestamp", Role::Stamp),
@@ -52,6 +57,20 @@ const EXACT: &[(&str, Role)] = &[
     ("asctime", Role::Stamp),
     ("date", Role::Stamp),
     ("dt", Role::Duration(1.0)),
+    // minGPT's "iter_dt 265.06ms; iter 14190: train loss 1.02".
+    ("iter_dt", Role::Duration(1.0)),
+    // The PyTorch word_language_model example's "| ms/batch 24.51 |";
+    // PhysicsNeMo's "Time/Iter:  1.451e+03ms".
+    ("ms/batch", Role::Duration(0.001)),
+    ("ms/step", Role::Duration(0.001)),
+    ("ms/iter", Role::Duration(0.001)),
+    ("s/iter", Role::Duration(1.0)),
+    ("sec/iter", Role::Duration(1.0)),
+    ("s/step", Role::Duration(1.0)),
+    ("time/iter", Role::Duration(1.0)),
+    ("time/step", Role::Duration(1.0)),
+    // CatBoost's "total: 1h 4m 10s" (time since fit began, with units).
+    ("total", Role::Clock),
     // MaxText's metric_logger: "completed step: 35, seconds: 6.048".
     ("seconds", Role::Duration(1.0)),
     // detectron2's CommonMetricPrinter: "time" is the window's median,
@@ -69,6 +88,9 @@ const EXACT: &[(&str, Role)] = &[
     ("steps_per_second", Role::Rate),
     // CLU's metric writer: "[512] steps_per_sec=1.20652" (clu/metric_writers).
     ("steps_per_sec", Role::Rate),
+    // Sockeye's "E=0 B=11800\ts/sec=838.76 tok/sec=25720.90 u/sec=3.22":
+    // updates (its batches) per second.
+    ("u/sec", Role::Rate),
     // DeepSpeed-Chat's print_throughput: "Latency: 1.83s" of the step.
     ("latency", Role::Duration(1.0)),
     // Stable-Baselines3's logger table: "| iterations | 1 |" then
@@ -268,6 +290,9 @@ fn set(f: &mut Fields, role: Role, value: &str) {
         }
         Role::Duration(u) if f.duration.is_none() => f.duration = seconds(value, u),
         Role::Elapsed(u) if f.elapsed.is_none() => f.elapsed = span(value).map(|s| s * u),
+        Role::Clock if f.elapsed.is_none() && value.chars().any(|c| c.is_ascii_alphabetic()) => {
+            f.elapsed = span(value);
+        }
         Role::Either(u) if f.either.is_none() => f.either = seconds(value, u),
         _ => {}
     }
@@ -366,6 +391,8 @@ pub fn text_fields(line: &str) -> Fields {
         let words: Vec<&str> = key.split_whitespace().collect();
         let value_first: Vec<&str> = value.split_whitespace().take(2).collect();
         let v = match value_first.as_slice() {
+            // "1h 4m 10s": a span in units is read whole.
+            _ if SPAN_IN_UNITS.is_match(value) => value.to_string(),
             [n, unit] if matches!(*unit, "ms" | "s" | "sec") => {
                 format!("{n}{}", if *unit == "ms" { "ms" } else { "s" })
             }
@@ -375,16 +402,24 @@ pub fn text_fields(line: &str) -> Fields {
         set_by_key_words(&mut f, &words, &v);
         rest = &rest[colon + 2..];
     }
-    for segment in line.split([',', '\t', '|']) {
+    for segment in line.split([',', '\t', '|', ';']) {
         if let Some(c) = KEY_VALUE.captures(segment) {
             let words: Vec<&str> = c[1].split_whitespace().collect();
             set_by_key_words(&mut f, &words, &c[2]);
         }
     }
+    // "Finished training it 13312/19187 of epoch 3, 45.22 ms/it": a
+    // duration with its unit per step after the number.
+    if f.duration.is_none()
+        && let Some(c) = PER_STEP_UNIT.captures(line)
+        && let Ok(v) = c[1].parse::<f64>()
+    {
+        f.duration = Some(v * if &c[2] == "ms" { 0.001 } else { 1.0 });
+    }
     if f.step.is_none()
         && let Some(c) = STEP_FORMS.captures(line)
     {
-        f.step = (1..=5)
+        f.step = (1..=9)
             .find_map(|i| c.get(i))
             .and_then(|m| m.as_str().parse().ok());
     }
@@ -413,6 +448,13 @@ static KEY_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     )
 });
 
+static SPAN_IN_UNITS: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| crate::extract::re(r"^(?:\d+(?:\.\d+)?(?:d|h|m|min|s)\s*){2,}$"));
+
+static PER_STEP_UNIT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"\b(\d+(?:\.\d+)?)\s*(ms|s|sec)/(?:it|iter|step|batch)\b")
+});
+
 static STEP_INTERVAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(r"\bstep\s*=\s*\d+\s*\(\s*(\d+(?:\.\d+)?)\s*sec\)")
 });
@@ -427,7 +469,7 @@ static SPACED_PAIR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// "iter: 19" is a key.
 static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/",
+        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b",
     )
 });
 
@@ -436,10 +478,12 @@ static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// "Epoch(train) [1][50/7330]" (epoch, batch, batches per epoch); icefall's
 /// "Epoch 1, batch 1500", MXNet's Speedometer "Epoch[0] Batch [360-380]"
 /// and ESPnet's "1epoch:train:1-120batch" (no total: the last batch of the
-/// range).
+/// range); the PyTorch word_language_model example's "| epoch 2 |
+/// 9800/147467 batches |" and DLRM's "Finished training it 13312/19187 of
+/// epoch 3".
 static EPOCH_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch(?::|\(train\))?\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b|\bEpoch\[(\d+)\]\s*Batch\s*\[\s*\d+\s*-\s*(\d+)\s*\]|\b(\d+)epoch:train:\d+-(\d+)batch\b",
+        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch(?::|\(train\))?\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b|\bEpoch\[(\d+)\]\s*Batch\s*\[\s*\d+\s*-\s*(\d+)\s*\]|\b(\d+)epoch:train:\d+-(\d+)batch\b|\|\s*epoch\s+(\d+)\s*\|\s*(\d+)\s*/\s*(\d+)\s+batches|\bit\s+(\d+)\s*/\s*(\d+)\s+of epoch\s+(\d+)|\bTrain Epoch:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)",
     )
 });
 
@@ -448,7 +492,11 @@ fn epoch_and_batch(line: &str, f: &mut Fields) {
         return;
     };
     let n = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
-    match (n(1).or(n(4)), n(2).or(n(5)), n(3).or(n(6))) {
+    match (
+        n(1).or(n(4)).or(n(13)).or(n(18)).or(n(19)),
+        n(2).or(n(5)).or(n(14)).or(n(16)).or(n(20)),
+        n(3).or(n(6)).or(n(15)).or(n(17)).or(n(21)),
+    ) {
         (Some(e), Some(b), Some(total)) => f.step = Some(e * total + b),
         _ => {
             if let (Some(e), Some(b)) = (n(7).or(n(9)).or(n(11)), n(8).or(n(10)).or(n(12))) {

@@ -251,6 +251,7 @@ fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
 pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
     if let Some(s) = glog_prefix(line)
         .or_else(|| syslog_prefix(line))
+        .or_else(|| asctime_prefix(line))
         .or_else(|| time_of_day_prefix(line))
     {
         return Some(s);
@@ -262,6 +263,7 @@ pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
     {
         if let Some(s) = iso_at(line, i)
             .or_else(|| slashed_at(line, i))
+            .or_else(|| short_year_at(line, i))
             .or_else(|| month_day_at(line, i))
         {
             return Some(s);
@@ -344,7 +346,9 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
         return None;
     }
     let s = &line[dash - 4..];
-    if s.len() < 19 || s[7] != b'-' || !(s[10] == b' ' || s[10] == b'T') {
+    // Between date and time: a space, ISO's `T`, open_clip's `,`
+    // ("%Y-%m-%d,%H:%M:%S"), Sockeye's `:` ("2026-11-29:09:05:14").
+    if s.len() < 19 || s[7] != b'-' || !matches!(s[10], b' ' | b'T' | b',' | b':') {
         return None;
     }
     let (y, mo, d) = (digits(&s[..4])?, digits(&s[5..7])?, digits(&s[8..10])?);
@@ -360,6 +364,57 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
         t,
         utc,
         zoned,
+        yearless: false,
+        dateless: false,
+    })
+}
+
+/// A two-digit year first, `26-11-29 10:04:39` (lingua's `%y-%m-%d`), as a
+/// word of its own: the year is 2000 + YY.
+fn short_year_at(line: &[u8], dash: usize) -> Option<Stamp> {
+    if dash < 2 || line.len() < dash + 15 || line[dash + 3] != b'-' || line[dash + 6] != b' ' {
+        return None;
+    }
+    if dash > 2 && !line[dash - 3].is_ascii_whitespace() {
+        return None;
+    }
+    let (y, mo, d) = (
+        digits(&line[dash - 2..dash])?,
+        digits(&line[dash + 1..dash + 3])?,
+        digits(&line[dash + 4..dash + 6])?,
+    );
+    let (h, mi, sec, _) = clock(&line[dash + 7..])?;
+    Some(Stamp {
+        t: civil(2000 + y, mo, d, h, mi, sec)?,
+        utc: false,
+        zoned: false,
+        yearless: false,
+        dateless: false,
+    })
+}
+
+/// Python's `time.asctime()` at the start of a line, `Sun Nov 29 10:13:44
+/// 2026` (Horovod's `--prefix-timestamp`).
+fn asctime_prefix(line: &[u8]) -> Option<Stamp> {
+    const DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+    if line.len() < 24 || line[3] != b' ' || !DAYS.iter().any(|d| line[..3] == d[..]) {
+        return None;
+    }
+    let rest = &line[4..];
+    let mo = MONTHS.iter().position(|m| rest[..3] == m[..])? as i64 + 1;
+    let rest = rest[3..].trim_ascii_start();
+    let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=2).contains(&n) || rest.get(n) != Some(&b' ') {
+        return None;
+    }
+    let d = digits(&rest[..n])?;
+    let (h, mi, sec, len) = clock(&rest[n + 1..])?;
+    let after = &rest[n + 1 + len..];
+    let y = digits(after.strip_prefix(b" ")?.get(..4)?)?;
+    Some(Stamp {
+        t: civil(y, mo, d, h, mi, sec)?,
+        utc: false,
+        zoned: false,
         yearless: false,
         dateless: false,
     })

@@ -311,3 +311,78 @@ fn month_day_stamps_are_words_of_their_own() {
         assert!(find_stamp(line.as_bytes()).is_none(), "{line}");
     }
 }
+
+#[test]
+fn stamps_of_more_loggers() {
+    use crate::extract::log_lines::{civil, find_stamp};
+    let at = civil(2026, 11, 29, 9, 5, 14.0).unwrap();
+    for line in [
+        // open_clip's "%Y-%m-%d,%H:%M:%S", Sockeye's date:time, lingua's
+        // two-digit year, Horovod's time.asctime() prefix.
+        "2026-11-29,09:05:14 | INFO | open_clip_train.train | Train Epoch: 1",
+        "[2026-11-29:09:05:14:INFO:sockeye.training:__call__] E=0 B=11800",
+        "0: INFO    26-11-29 09:05:14.000000 - 1:03:35 - step: 1330",
+        "Sun Nov 29 09:05:14 2026[0]<stderr>:Train Epoch     #1:  74%",
+    ] {
+        let s = find_stamp(line.as_bytes()).unwrap_or_else(|| panic!("{line}"));
+        assert_eq!((s.t, s.yearless, s.dateless), (at, false, false), "{line}");
+    }
+}
+
+#[test]
+fn steps_and_durations_of_more_trainers() {
+    use crate::extract::log_fields::text_fields;
+    for (line, step, duration) in [
+        (
+            "iter_dt 265.06ms; iter 14190: train loss 1.02096",
+            Some(14190),
+            Some(0.26506),
+        ),
+        (
+            "[2026-11-29 08:12:43] Ep. 1 : Up. 1500 : Sen. 1,048,165 : Cost 5.47",
+            Some(1500),
+            None,
+        ),
+        (
+            "186000:\tlearn: 0.5331380\ttest: 0.5347030",
+            Some(186000),
+            None,
+        ),
+        (
+            "[2026-11-29:09:05:14:INFO:sockeye.training:__call__] E=0 B=11800\ts/sec=838.76 u/sec=3.20",
+            Some(11800),
+            Some(1.0 / 3.2),
+        ),
+        (
+            "Nov 29 10:06:33 spark python3[4711]: | epoch   2 |  9800/147467 batches | lr 20.00 | ms/batch 24.51 | loss  5.34",
+            Some(2 * 147467 + 9800),
+            Some(0.02451),
+        ),
+        (
+            "Finished training it 13312/19187 of epoch 3, 45.22 ms/it, loss 0.459963 (10:02)",
+            Some(3 * 19187 + 13312),
+            Some(0.04522),
+        ),
+        (
+            "2026-11-29,09:52:48 | INFO | open_clip_train.train | Train Epoch: 1 [  25856/1280000 (2%)] Data (t): 0.017",
+            Some(1280000 + 25856),
+            None,
+        ),
+    ] {
+        let f = text_fields(line);
+        assert_eq!(f.step, step, "{line}");
+        match (f.duration, duration) {
+            (Some(got), Some(want)) => assert!((got - want).abs() < 1e-9, "{line}: {got}"),
+            (got, want) => assert_eq!(got, want, "{line}"),
+        }
+    }
+    // ParlAI's step. (Its "time:3825s" is the clock since the start, read
+    // here as a duration; the log's stamps outvote it: durations that do
+    // not add up to the stamps' span are dropped.)
+    let f = text_fields("10:05:57 | time:3825s total_exs:165984 total_steps:10374 epochs:0.55");
+    assert_eq!(f.step, Some(10374));
+    // CatBoost's "total:" is the clock only with its units.
+    let f = text_fields("186000:\tlearn: 0.53\ttotal: 1h 4m 10s\tremaining: 3h 31m 49s");
+    assert_eq!(f.elapsed, Some(3850.0));
+    assert_eq!(text_fields("total: 5000\tsteps: 12").elapsed, None);
+}

@@ -330,6 +330,17 @@ fn syslog_prefix(line: &[u8]) -> Option<Stamp> {
     yearless_stamp(mo, d, h, mi, sec)
 }
 
+/// A local wall-clock stamp, dated in full.
+fn local_stamp(t: f64) -> Option<Stamp> {
+    Some(Stamp {
+        t,
+        utc: false,
+        zoned: false,
+        yearless: false,
+        dateless: false,
+    })
+}
+
 /// A local wall-clock stamp with its month and day but no year.
 fn yearless_stamp(mo: i64, d: i64, h: i64, mi: i64, sec: f64) -> Option<Stamp> {
     Some(Stamp {
@@ -384,13 +395,7 @@ fn short_year_at(line: &[u8], dash: usize) -> Option<Stamp> {
         digits(&line[dash + 4..dash + 6])?,
     );
     let (h, mi, sec, _) = clock(&line[dash + 7..])?;
-    Some(Stamp {
-        t: civil(2000 + y, mo, d, h, mi, sec)?,
-        utc: false,
-        zoned: false,
-        yearless: false,
-        dateless: false,
-    })
+    local_stamp(civil(2000 + y, mo, d, h, mi, sec)?)
 }
 
 /// Python's `time.asctime()` at the start of a line, `Sun Nov 29 10:13:44
@@ -411,13 +416,7 @@ fn asctime_prefix(line: &[u8]) -> Option<Stamp> {
     let (h, mi, sec, len) = clock(&rest[n + 1..])?;
     let after = &rest[n + 1 + len..];
     let y = digits(after.strip_prefix(b" ")?.get(..4)?)?;
-    Some(Stamp {
-        t: civil(y, mo, d, h, mi, sec)?,
-        utc: false,
-        zoned: false,
-        yearless: false,
-        dateless: false,
-    })
+    local_stamp(civil(y, mo, d, h, mi, sec)?)
 }
 
 /// vLLM's `INFO 11-29 09:01:44 [__init__.py:241] …` (and the Ray workers
@@ -490,13 +489,7 @@ fn slashed_at(line: &[u8], slash: usize) -> Option<Stamp> {
         return None;
     };
     let (h, mi, sec, _) = clock(rest)?;
-    Some(Stamp {
-        t: civil(y, mo, d, h, mi, sec)?,
-        utc: false,
-        zoned: false,
-        yearless: false,
-        dateless: false,
-    })
+    local_stamp(civil(y, mo, d, h, mi, sec)?)
 }
 
 /// The number after `key` (skipping spaces, `=`, `:`), as bytes.

@@ -77,7 +77,9 @@ pub struct PlanSummary {
     /// Which phase binds: "training step" or "load".
     pub binding: &'static str,
     pub budget_centi_gb: u64,
-    pub nominal_budget: bool,
+    /// How a budget without a `free` paste is named (" (an idle Spark's,
+    /// no `free -g` yet)"); None for a pasted one.
+    pub nominal_words: Option<String>,
     pub verdict: Verdict,
     /// "fits now", "fits after a page-cache flush …" when a memory paste
     /// says what is free right now.

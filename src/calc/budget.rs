@@ -34,6 +34,9 @@ pub struct Budget {
     pub free_now_centi_gb: Option<u64>,
     /// The page cache a flush would return (buff/cache; Buffers + Cached).
     pub page_cache_centi_gb: Option<u64>,
+    /// What pasted servers hold, taken off a nominal budget (a `free`
+    /// paste already counts them): (who, hundredths of a GB).
+    pub beside: Vec<(String, u64)>,
 }
 
 /// Whether the plan fits with what is free right now, or only once the
@@ -74,6 +77,39 @@ pub fn now(total_centi: u64, budget: &Budget) -> Option<Now> {
 impl Budget {
     pub fn gb(&self) -> f64 {
         self.centi_gb as f64 / 100.0
+    }
+
+    /// The nominal budget less what the servers the owner pasted hold
+    /// (`ollama ps`, a vLLM log's claim), each term in the explanation. A
+    /// pasted `free` already counts them and is returned as it is.
+    pub fn less_held(mut self, held: Vec<(String, u64)>) -> Budget {
+        if self.basis != BudgetBasis::Nominal || held.is_empty() {
+            return self;
+        }
+        let mut text = format!("{} GB", show_centi(self.centi_gb));
+        for (who, centi) in &held {
+            self.centi_gb = self.centi_gb.saturating_sub(*centi);
+            text.push_str(&format!(" − {} GB {who}", show_centi(*centi)));
+        }
+        self.explanation.push_str(&format!(
+            "; beside the servers you pasted: {text} = {} GB",
+            show_centi(self.centi_gb)
+        ));
+        self.beside = held;
+        self
+    }
+
+    /// How a budget without a `free` paste is named after its figure.
+    pub fn nominal_words(&self) -> String {
+        if self.beside.is_empty() {
+            " (an idle Spark's, no `free -g` yet)".into()
+        } else {
+            let who: Vec<&str> = self.beside.iter().map(|(w, _)| w.as_str()).collect();
+            format!(
+                " (an idle Spark's less {}, no `free -g` yet)",
+                who.join(" and ")
+            )
+        }
     }
 }
 
@@ -131,6 +167,7 @@ pub fn from_free(reading: &FreeReading, k: &Knowledge) -> Budget {
         reserve_centi_gb: reserve_centi,
         centi_gb: centi,
         explanation,
+        beside: Vec::new(),
         free_now_centi_gb: reading
             .free_bytes
             .map(|f| centi_gb_down(f).saturating_sub(reserve_centi)),
@@ -158,6 +195,7 @@ pub fn nominal(k: &Knowledge) -> Budget {
         ),
         free_now_centi_gb: None,
         page_cache_centi_gb: None,
+        beside: Vec::new(),
     }
 }
 

@@ -34,6 +34,19 @@ pub struct Plan {
     pub solution: Option<Solution>,
 }
 
+/// The plan judged again against another budget (the nominal one less
+/// what the servers beside it hold).
+pub fn judged_against(mut plan: Plan, budget: Budget, k: &Knowledge) -> Plan {
+    plan.judgement = judge(plan.estimate.total_centi_gb, budget.centi_gb, k);
+    plan.alternatives = if plan.judgement.verdict == Verdict::Fits {
+        Vec::new()
+    } else {
+        alternatives(&plan.input, &budget, k)
+    };
+    plan.budget = budget;
+    plan
+}
+
 pub fn make_plan(
     input: PlanInput,
     free: Option<&FreeReading>,

@@ -485,9 +485,9 @@ fn plan_figure(session: &Session, k: &Knowledge, lead: &str) -> Option<String> {
         plan.estimate.binding.label(),
         show_centi(plan.budget.centi_gb),
         if plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal {
-            " (an idle Spark's, no `free -g` yet)"
+            plan.budget.nominal_words()
         } else {
-            ""
+            String::new()
         },
         plan.judgement.verdict.label()
     ))

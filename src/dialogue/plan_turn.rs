@@ -292,6 +292,13 @@ pub fn plan_reply(
     k: &Knowledge,
 ) -> Option<Reply> {
     let (mut plan, lines) = build_plan(&session.facts, k)?;
+    // Without a `free` paste, the servers pasted beside the run hold their
+    // share of the idle budget: the verdict counts them.
+    let held = crate::dialogue::pool_turn::held_beside(session, k);
+    if !held.is_empty() {
+        let budget = plan.budget.clone().less_held(held);
+        plan = crate::calc::plan::judged_against(plan, budget, k);
+    }
     if let Some(what) = solve_for {
         plan.solution = Some(solve(&plan.input, what, &plan.budget, k));
     }

@@ -66,6 +66,31 @@ pub fn stop_action(report: &PoolReport) -> Option<Action> {
     (!list.is_empty()).then_some(Action::Stop(list))
 }
 
+/// What the servers the owner pasted hold, when no `free` paste counts
+/// them already: each loaded Ollama model (`ollama ps`, GB = 10^9) and a
+/// vLLM log's whole fraction (it claims it at start).
+pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
+    if session.facts.free.is_some() {
+        return Vec::new();
+    }
+    let mut held: Vec<(String, u64)> = ollama_models(session)
+        .into_iter()
+        .map(|m| {
+            (
+                format!("`{}` in Ollama", m.name),
+                m.size_bytes.div_ceil(10_000_000),
+            )
+        })
+        .collect();
+    if let Some(f) = session.vllm_log.as_ref().and_then(|l| l.value.utilization) {
+        held.push((
+            format!("vLLM's {} fraction", crate::calc::units::plain(f)),
+            crate::calc::vllm_share::share(f, None, k).claim_centi_gb,
+        ));
+    }
+    held
+}
+
 /// The unload to propose when the run does not fit beside Ollama's models.
 pub fn unload_action(session: &Session, k: &Knowledge) -> Option<Action> {
     let models = ollama_models(session);

@@ -68,7 +68,8 @@ fn titled(plan: &Plan, extras: &[Setting]) -> PlanSummary {
         peak_centi_gb: plan.estimate.total_centi_gb,
         binding: plan.estimate.binding.label(),
         budget_centi_gb: plan.budget.centi_gb,
-        nominal_budget: plan.budget.basis == BudgetBasis::Nominal,
+        nominal_words: (plan.budget.basis == BudgetBasis::Nominal)
+            .then(|| plan.budget.nominal_words()),
         verdict: plan.judgement.verdict,
         now: crate::calc::budget::now(plan.estimate.total_centi_gb, &plan.budget)
             .map(|n| n.label()),

@@ -35,6 +35,11 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
 static UNLOAD_WORDS: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\b(?:unload|stop|evict|drop|kill|free)\b"));
 
+static KEEP_METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:(?:ok(?:ay)?|no|nah|nope|fine|alright|right)[,.!\s]+)*(?:keep|stay (?:with|on)|stick (?:with|to))\s+(?:the\s+)?(lora|qlora)\b",
+    )
+});
 static KEEP_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
         r"(?i)^\s*(?:(?:ok(?:ay)?|no|nah|fine|alright|right)[,.!\s]+)*(?:keep|stay (?:with|at)|stick (?:with|to)|leave it at)\s+(?:it\s+at\s+|at\s+)?(\d+)\b",
@@ -44,9 +49,20 @@ static KEEP_VALUE: LazyLock<Regex> = LazyLock::new(|| {
 /// The setting "keep N" keeps: an open what-if changes it, and N is the
 /// run's own value of it.
 fn kept_value(text: &str, session: &Session) -> Option<String> {
-    let n: u64 = KEEP_VALUE.captures(text)?[1].parse().ok()?;
     let what_if = session.what_if.as_ref()?;
     let f = &session.facts;
+    // "nah keep lora": the run's own method beside a what-if of another.
+    if let Some(c) = KEEP_METHOD.captures(text)
+        && what_if
+            .value
+            .iter()
+            .any(|w| matches!(w.slot, Slot::Method(_)))
+        && let Some(now) = f.method.as_ref()
+        && now.value.label().eq_ignore_ascii_case(&c[1])
+    {
+        return Some(now.value.label().to_string());
+    }
+    let n: u64 = KEEP_VALUE.captures(text)?[1].parse().ok()?;
     what_if.value.iter().find_map(|w| {
         let (name, now) = match w.slot {
             Slot::Batch(_) => ("batch", f.batch.as_ref()?.value),
@@ -55,6 +71,24 @@ fn kept_value(text: &str, session: &Session) -> Option<String> {
             _ => return None,
         };
         (now == n).then(|| format!("{name} {n}"))
+    })
+}
+
+/// "ok so i take the 1024 then", "go with the 8": the value the open
+/// what-if shows, chosen by its number.
+fn takes_what_if_value(text: &str, session: &Session) -> bool {
+    static TAKE: LazyLock<Regex> = LazyLock::new(|| {
+        crate::extract::re(
+            r"(?i)\b(?:i'?ll\s+|i\s+|let'?s\s+|we\s+)?(?:take|go with|use|pick|choose)\s+(?:the\s+)?(\d+)(?:\s+(?:one|then|instead))?\s*[.!]*\s*(?:then|please|thx|thanks)?[.!]*\s*$",
+        )
+    });
+    let Some(n) = TAKE.captures(text).and_then(|c| c[1].parse::<u64>().ok()) else {
+        return false;
+    };
+    session.what_if.as_ref().is_some_and(|w| {
+        w.value
+            .iter()
+            .any(|f| matches!(f.slot, Slot::Batch(v) | Slot::Pack(v) | Slot::LoraRank(v) if v == n))
     })
 }
 
@@ -427,6 +461,9 @@ pub fn absorb_words(
         return;
     }
     out.request = request(text);
+    if out.request.is_none() && takes_what_if_value(text, session) {
+        out.request = Some(Request::Adopt);
+    }
     match out.request {
         // "ok, go with that" with no what-if on the table but a step or a
         // stop waiting for an answer is that answer.
@@ -603,6 +640,26 @@ pub fn absorb_words(
                 _ => out.updates.extend(session.facts.absorb(&found, at)),
             }
         }
+    }
+    // "pairs up to 1500 tokens": a preference run's longest row is its
+    // sequence length; the packing is not asked for again.
+    if session.facts.pack.is_none()
+        && let crate::calc::objective::Objective::Preference {
+            longest_row: Some(n),
+            ..
+        } = session.facts.objective_or_sft()
+    {
+        // Quoted from the owner's words that gave the pair lengths.
+        let said = session
+            .facts
+            .objective
+            .as_ref()
+            .map_or_else(|| format!("pairs up to {n} tokens"), |o| o.words.clone());
+        let found = Found {
+            slot: Slot::Pack(n),
+            words: said,
+        };
+        out.updates.extend(session.facts.absorb(&found, at));
     }
     if let Some(name) = &out.unknown_model {
         session.unknown_model = Some(name.clone());

@@ -186,7 +186,7 @@ static OTHER_LENGTH_AFTER: LazyLock<Regex> =
 /// "4 batch", "4 sequences per micro-batch": the number before its name.
 static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?[\s_-]*len(?:gth)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]*(?:tokens?|toks?)(?:\s+per\s+(?:sequence|sample|example|row))?\b",
+        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?[\s_-]*len(?:gth)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]*(?:tokens?|toks?)(?:\s+per\s+(?:sequence|sample|example|row))?\b|\b(\d{3,6})\s+for\s+(?:the\s+)?(?:sequences?|seq(?:uence)?[\s_-]*len(?:gth)?|context(?:[\s_-]*len(?:gth)?)?|packing|max_seq_length|cutoff_len)\b",
     )
 });
 static NUMBER_FIRST_BATCH: LazyLock<Regex> = LazyLock::new(|| {
@@ -214,7 +214,10 @@ fn number_first(text: &str) -> String {
         }
         format!(
             "packing {}",
-            c.get(1).or(c.get(2)).map_or("", |m| m.as_str())
+            c.get(1)
+                .or(c.get(2))
+                .or(c.get(3))
+                .map_or("", |m| m.as_str())
         )
     });
     let t = NUMBER_FIRST_BATCH.replace_all(&t, |c: &Captures| {
@@ -477,6 +480,15 @@ mod tests {
     fn number_first_settings() {
         assert_eq!(canonical("8192 seq len"), "packing 8192");
         assert_eq!(canonical("2048 tokens per sequence"), "packing 2048");
+        // The value first, then what it is for.
+        assert_eq!(
+            canonical("and if i take 1024 for the sequence"),
+            "and if i take packing 1024"
+        );
+        assert_eq!(
+            canonical("what about 4096 for context length?"),
+            "what about packing 4096?"
+        );
         assert_eq!(canonical("let's do 4 batch"), "let's do batch 4");
         assert_eq!(canonical("4 sequences per micro-batch"), "batch 4");
     }

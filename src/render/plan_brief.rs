@@ -167,7 +167,15 @@ fn to_fit(plan: &Plan) -> Option<String> {
 fn next_line(plan: &Plan) -> String {
     let mut next = String::from("Next: ");
     if plan.budget.basis == BudgetBasis::Nominal {
-        next.push_str("provisional on an idle Spark's budget: paste `free -g` to confirm; ");
+        let beside: Vec<&str> = plan.budget.beside.iter().map(|(w, _)| w.as_str()).collect();
+        if beside.is_empty() {
+            next.push_str("provisional on an idle Spark's budget: paste `free -g` to confirm; ");
+        } else {
+            next.push_str(&format!(
+                "provisional on an idle Spark's budget less {}: paste `free -g` to confirm; ",
+                beside.join(" and ")
+            ));
+        }
     }
     next.push_str("\"full plan\" for every term. Planning math, not a guarantee.");
     next

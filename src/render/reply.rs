@@ -170,11 +170,7 @@ fn summary(s: &PlanSummary) -> String {
         show_centi(s.peak_centi_gb),
         s.binding,
         show_centi(s.budget_centi_gb),
-        if s.nominal_budget {
-            " (an idle Spark's, no `free -g` yet)"
-        } else {
-            ""
-        },
+        s.nominal_words.as_deref().unwrap_or(""),
         s.verdict.label()
     )
 }

@@ -4,6 +4,7 @@
 mod conversations;
 mod dialogue;
 mod faults;
+mod follow_ups;
 mod fuzz;
 mod guard_attacks;
 mod hardening;

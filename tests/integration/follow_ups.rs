@@ -1,0 +1,88 @@
+//! Short follow-ups in the owner's words: a what-if with its value first,
+//! choosing the what-if by its number, keeping the run's method, a pair
+//! length that is the sequence, and a verdict that counts the servers
+//! pasted beside the run.
+
+use crate::support::converse;
+
+const RUN: &str = "LoRA on gemma 2 27b, bf16, batch size 2 and max_seq_length=2048";
+
+#[test]
+fn a_value_said_before_what_it_is_for_is_a_what_if_then_taken_by_its_number() {
+    for (ask, take) in [
+        (
+            "and if i take 1024 for the sequence, is more safe?",
+            "ok so i take the 1024 then",
+        ),
+        ("what about 4096 for context length?", "let's go with 4096"),
+    ] {
+        let out = converse(&format!("{RUN}\n\n{ask}\n\n{take}\n"));
+        assert!(out.contains("What if pack 2048 →"), "{ask}: {out}");
+        assert!(
+            out.contains("Adopted: the what-if is now your run."),
+            "{take}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{out}");
+    }
+    // A number the what-if does not show adopts nothing.
+    let out = converse(&format!(
+        "{RUN}\n\nand if i take 1024 for the sequence?\n\nok i take 512 then\n"
+    ));
+    assert!(!out.contains("Adopted: the what-if"), "{out}");
+}
+
+#[test]
+fn keeping_the_runs_method_drops_the_what_if() {
+    for keep in [
+        "nah keep lora. thx",
+        "no, stay with lora",
+        "ok stick to LoRA",
+    ] {
+        let out = converse(&format!(
+            "{RUN}\n\nwhat if full finetune instead?\n\n{keep}\n"
+        ));
+        // "no, …" is also the no to the what-if: dropped either way.
+        assert!(
+            out.contains("Kept LoRA") || out.contains("Dropped the what-if"),
+            "{keep}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{keep}: {out}");
+    }
+}
+
+#[test]
+fn a_preference_runs_pair_length_is_its_sequence() {
+    for pairs in [
+        "batch 4, pairs up to 1500 tokens (prompt + longest answer)",
+        "batch 4, chosen up to 1500 tokens and rejected up to 1200 tokens",
+    ] {
+        let out = converse(&format!("dpo on mistral 7b\n\nlora, bf16\n\n{pairs}\n"));
+        assert!(out.contains("pack 1500"), "{pairs}: {out}");
+        assert!(out.contains("Verdict"), "{pairs}: {out}");
+        let last = &out[out.rfind("Noted: batch 4").unwrap()..];
+        assert!(!last.contains("- the packing length"), "{pairs}: {last}");
+    }
+}
+
+#[test]
+fn the_verdict_counts_the_servers_pasted_beside_the_run() {
+    let out = converse(
+        "ollama ps on the spark:\nNAME            ID              SIZE     PROCESSOR    CONTEXT    UNTIL\ngpt-oss:120b    a951a23b46a1    66 GB    100% GPU     32768      4 minutes from now\nI want QLoRA on Llama 3.1 8B tonight, bf16 compute, batch 4, packing 4096, while ollama keeps gpt-oss loaded. ok?\n",
+    );
+    // 119.48 GB idle budget − 66.00 GB the model holds = 53.48 GB: the
+    // headline and the sharing answer agree.
+    assert!(out.contains("They do not fit together"), "{out}");
+    assert!(out.contains("**Verdict: does not fit.**"), "{out}");
+    assert!(out.contains("of the 53.48 GB budget"), "{out}");
+    assert!(!out.contains("**Verdict: fits.**"), "{out}");
+    // With a `free` paste the pool already counts the model.
+    let out = converse(
+        "ollama ps:\nNAME            ID              SIZE     PROCESSOR    CONTEXT    UNTIL\ngemma3:latest   a2af6cc3eb7f    6.6 GB   100% GPU     65536      2 minutes from now\nqlora llama 3.1 8b bf16 batch 1 packing 2048\n\n               total        used        free      shared  buff/cache   available\nMem:           119Gi        10Gi        90Gi        33Mi        19Gi       109Gi\nSwap:           15Gi       449Mi        15Gi\n",
+    );
+    let (before, after) = out.split_at(out.find("Noted: your `free` output").expect(&out));
+    assert!(
+        before.contains("less `gemma3:latest` in Ollama"),
+        "{before}"
+    );
+    assert!(!after.contains("less `gemma3:latest`"), "{after}");
+}

@@ -43,7 +43,10 @@ pub fn line_up(thermal: &[ThermalSample], log: &TrainLog) -> Option<Shift> {
     }
     let ramp = ramp(thermal)?;
     let first = &log.samples[0];
-    let start = first.t - first.sec_per_step;
+    // A sparse log's first sample comes after the steps it did not print
+    // (Marian prints every 500th update): the run began those steps
+    // earlier, at most ten minutes.
+    let start = first.t - (first.step.max(1) as f64 * first.sec_per_step).min(600.0);
     let gap = |shift: f64| (start + shift - ramp).abs();
     if gap(0.0) <= MISS_S {
         return None;
@@ -193,6 +196,25 @@ mod tests {
         let s = line_up(&samples(), &log(10_020.0 - 3600.0, false)).unwrap();
         assert_eq!(s.seconds, 3600.0);
         assert!(s.why.contains("+1 h"), "{}", s.why);
+    }
+
+    #[test]
+    fn a_sparse_logs_first_print_counts_the_steps_before_it() {
+        // Marian prints every 500th update: its first sample is step 1000,
+        // 7 minutes in at 0.42 s a step. The run began at the ramp, an
+        // hour off; the first print alone is past the match window.
+        let mut sparse = log(0.0, false);
+        sparse.samples = (0..50)
+            .map(|i| TrainSample {
+                t: 10_000.0 - 3600.0 + 420.0 + i as f64 * 210.0,
+                step: 1000 + 500 * i,
+                sec_per_step: 0.42,
+            })
+            .collect();
+        assert_eq!(
+            line_up(&samples(), &sparse).map(|s| s.seconds),
+            Some(3600.0)
+        );
     }
 
     #[test]

@@ -51,12 +51,12 @@ pub enum FollowUp {
 
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what (?:would|should|do|could) (?:you|i|we) (?:change|do|try|tweak|adjust)|what (?:to|should i) change|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop)\b",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what (?:would|should|do|could) (?:you|i|we) (?:change|do|try|tweak|adjust)|what (?:to|should i) change|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop|what (?:number|value|fraction|setting|cap) should (?:he|she|i|we|they) (?:use|set|pick|give it)|how (?:low|far|much) should (?:he|she|i|we|they) (?:lower|drop|cut|set) it)\b",
     )
 });
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|it and (?:my|the) (?:run|training|trainer)) (?:still )?(?:run|fit|work|live|coexist|share)(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*(?:,?\s+or not)?\s*[?.!]*\s*$|^\s*(?:(?:so|ok(?:ay)?|and|but)[,\s]+)*(?:(?:is\s+)?(?:it|that)\s+)?(?:possible|ok(?:ay)?|fine|safe)\s+(?:with|while|beside|next to|alongside)\s+(?:vllm|ollama|the server|the model server|it|that|them)(?:\s+(?:keeps?|stays?|still))?(?:\s+(?:running|up|loaded|on|serving))?\s*[?.!]*\s*$|^\s*(?:(?:so|and)[,\s]+)?both\s+(?:ok(?:ay)?|fine|good|at once|together)\s*[?.!]*\s*$",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:(?:they|we|both)\s+)?(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|we both|it and (?:my|the) (?:run|training|trainer))(?: both)? (?:still )?(?:run|fit|work|live|coexist|share|stay)(?: on)?(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*(?:,?\s+or not)?\s*[?.!]*\s*$|^\s*(?:(?:so|ok(?:ay)?|and|but)[,\s]+)*(?:(?:is\s+)?(?:it|that)\s+)?(?:possible|ok(?:ay)?|fine|safe)\s+(?:with|while|beside|next to|alongside)\s+(?:vllm|ollama|the server|the model server|it|that|them)(?:\s+(?:keeps?|stays?|still))?(?:\s+(?:running|up|loaded|on|serving))?\s*[?.!]*\s*$|^\s*(?:(?:so|and)[,\s]+)?both\s+(?:ok(?:ay)?|fine|good|at once|together)\s*[?.!]*\s*$|^\s*(?:(?:so|and|ok(?:ay)?)[,\s]+)*(?:they|both|we)\s+can\s+both\s+(?:run|stay|fit|live)\b[^?]*\?(?:\s*(?:and\s+)?nothing\s+(?:to|needs? to be)\s+(?:stop|kill)(?:ped)?\s*\??)?\s*$",
     )
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -74,7 +74,27 @@ static LAUNCH: LazyLock<Regex> = LazyLock::new(|| {
 /// "is that bad?" or "how do I stop it?" as a whole short turn.
 pub fn follow_up(text: &str) -> Option<FollowUp> {
     let t = text.trim();
-    if t.contains('\n') || t.chars().count() > 100 {
+    if t.contains('\n') || t.chars().count() > 160 {
+        return None;
+    }
+    if let Some(f) = follow_up_sentence(t) {
+        return Some(f);
+    }
+    // "can we both stay on the box if he lowers it? what number should he
+    // use": each question on its own; asking what to do wins.
+    let parts: Vec<FollowUp> = t
+        .split_inclusive(['?', '!', '.'])
+        .filter_map(|s| follow_up_sentence(s.trim()))
+        .collect();
+    if parts.contains(&FollowUp::Advice) {
+        Some(FollowUp::Advice)
+    } else {
+        parts.first().copied()
+    }
+}
+
+fn follow_up_sentence(t: &str) -> Option<FollowUp> {
+    if t.is_empty() || t.chars().count() > 100 {
         return None;
     }
     if TOGETHER.is_match(t) {
@@ -118,7 +138,7 @@ const SHOW: &str = r"(?i)^\s*(?:(?:ok(?:ay)?|and|so|now)[,\s]+)?(?:(?:show|give|
 const END: &str = r"(?:\s+again)?(?:\s+please)?\s*[.!?]*\s*$";
 static BRIEF_PLAN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"{SHOW}(?:plan|verdict|answer){END}|^\s*(?:so\s+)?(?:will|does|would) it fit{END}"
+        r"{SHOW}(?:plan|verdict|answer){END}|^\s*(?:so\s+)?(?:will|does|would) it fit{END}|^\s*(?:so|and|ok(?:ay)?)?[,\s]*(?:it\s+)?fits?\s*\?+\s*$|^\s*(?:so\s+)?(?:is it|it is|it's) (?:ok|okay|fine|good)(?: then)?\s*\?+\s*$"
     ))
 });
 static FULL_PLAN: LazyLock<Regex> = LazyLock::new(|| {

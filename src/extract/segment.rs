@@ -195,6 +195,15 @@ static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A command line of the tools whose output headroom reads, typed without a
+/// prompt, pipes and flags included. Not nvidia-smi: its `--query-gpu=…`
+/// line names the columns of a `noheader` CSV under it.
+static BARE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"^\s*(?:sudo\s+)?(?:ps\s+(?:aux|-ef|-eo\b)|free(?:\s+-{1,2}[a-z]+)*\s*$|ollama\s+ps\b|cat\s+/proc/meminfo\b|dmesg\b|journalctl\b|pgrep\s+-)[^\n]*$",
+    )
+});
+
 static PROMPT_ONLY: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"^(?:\([\w.-]+\)\s+)?\S+@\S+?(?::\S*)?\s*[\$\#]\s*$"));
 
@@ -482,6 +491,19 @@ pub fn printed(text: &str) -> bool {
 /// grep pattern on the command line is never read as the run's.
 pub fn as_printed(text: &str) -> std::borrow::Cow<'_, str> {
     let unwrapped = unwrap_carrier(text);
+    // The command typed above its output with no prompt ("ps aux | grep -E
+    // 'vllm|ollama' | grep -v grep", then the listing): not output.
+    let mut lines = unwrapped.lines().filter(|l| !l.trim().is_empty());
+    if let (Some(first), Some(_)) = (lines.next(), lines.next())
+        && BARE_COMMAND.is_match(first)
+    {
+        let rest: Vec<&str> = unwrapped
+            .lines()
+            .skip_while(|l| l.trim().is_empty())
+            .skip(1)
+            .collect();
+        return rest.join("\n").into();
+    }
     let prompts = unwrapped
         .lines()
         .filter(|l| PROMPT.is_match(l) || PROMPT_ONLY.is_match(l.trim()))

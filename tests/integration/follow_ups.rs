@@ -86,3 +86,51 @@ fn the_verdict_counts_the_servers_pasted_beside_the_run() {
     );
     assert!(!after.contains("less `gemma3:latest`"), "{after}");
 }
+
+#[test]
+fn short_questions_after_an_answer_are_answered() {
+    let run = "qlora llama 3.1 70b, bf16 compute, batch 1, packing 2048";
+    for ask in ["fits?", "so it fits?", "is it ok then?"] {
+        let out = converse(&format!("{run}\n\n{ask}\n"));
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+        // The verdict again, or a judgement of it.
+        assert!(
+            out.matches("**Verdict: fits.**").count() == 2 || out.contains("It fits, so"),
+            "{ask}: {out}"
+        );
+    }
+}
+
+const VLLM_PS: &str = "ben       41877  3.1  0.9 30562112 1208332 ?    Sl   08:02   4:11 /home/ben/venv/bin/python3 /home/ben/venv/bin/vllm serve Qwen/Qwen2.5-32B-Instruct-AWQ --gpu-memory-utilization 0.5 --max-model-len 16384 --port 8000";
+
+#[test]
+fn a_command_typed_above_its_output_is_not_the_output() {
+    for command in [
+        "ps aux | grep -E 'vllm|ollama|trl|axolotl' | grep -v grep",
+        "sudo ps aux | grep vllm",
+    ] {
+        let out = converse(&format!(
+            "a tiny LoRA, Qwen2.5 1.5B, bf16, batch 4, packing 1024, next to vllm\n\n{command}\n{VLLM_PS}\n"
+        ));
+        assert!(
+            out.contains("| 41877 | vLLM |  65.34 |"),
+            "{command}: {out}"
+        );
+        assert!(!out.contains("I do not read the paste"), "{command}: {out}");
+    }
+}
+
+#[test]
+fn both_running_and_what_number_questions_are_answered() {
+    let setup = format!(
+        "a tiny LoRA, Qwen2.5 1.5B, bf16, batch 4, packing 1024, next to vllm\n\n{VLLM_PS}\n"
+    );
+    for ask in [
+        "so they can both run? nothing to stop?",
+        "can we both stay on the box if he lowers it? what number should he use",
+    ] {
+        let out = converse(&format!("{setup}\n{ask}\n"));
+        let last = &out[out.rfind("Shared pool").unwrap_or(0)..];
+        assert!(!out.contains("found no run setting"), "{ask}: {last}");
+    }
+}

@@ -392,7 +392,11 @@ pub fn text_fields(line: &str) -> Fields {
         let value_first: Vec<&str> = value.split_whitespace().take(2).collect();
         let v = match value_first.as_slice() {
             // "1h 4m 10s": a span in units is read whole.
-            _ if SPAN_IN_UNITS.is_match(value) => value.to_string(),
+            [_, second, ..]
+                if second.ends_with(['h', 'm', 's']) && SPAN_IN_UNITS.is_match(value) =>
+            {
+                value.to_string()
+            }
             [n, unit] if matches!(*unit, "ms" | "s" | "sec") => {
                 format!("{n}{}", if *unit == "ms" { "ms" } else { "s" })
             }
@@ -410,7 +414,9 @@ pub fn text_fields(line: &str) -> Fields {
     }
     // "Finished training it 13312/19187 of epoch 3, 45.22 ms/it": a
     // duration with its unit per step after the number.
+    // The regex only where its unit is: most lines of a long log have none.
     if f.duration.is_none()
+        && ["s/it", "s/step", "s/batch"].iter().any(|u| line.contains(u))
         && let Some(c) = PER_STEP_UNIT.captures(line)
         && let Ok(v) = c[1].parse::<f64>()
     {

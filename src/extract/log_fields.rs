@@ -416,7 +416,9 @@ pub fn text_fields(line: &str) -> Fields {
     // duration with its unit per step after the number.
     // The regex only where its unit is: most lines of a long log have none.
     if f.duration.is_none()
-        && ["s/it", "s/step", "s/batch"].iter().any(|u| line.contains(u))
+        && ["s/it", "s/step", "s/batch"]
+            .iter()
+            .any(|u| line.contains(u))
         && let Some(c) = PER_STEP_UNIT.captures(line)
         && let Ok(v) = c[1].parse::<f64>()
     {

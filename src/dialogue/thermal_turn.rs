@@ -85,13 +85,20 @@ type Gathered = (
 
 fn gather(session: &Session, files: &dyn Files) -> Gathered {
     let f = &session.facts;
-    // A start said as a time of day takes its day from the samples.
-    let first_sample = session
+    // The samples first (the latest source that is samples): a start said
+    // as a time of day takes its day from them.
+    let sources: Vec<&Source> = session
         .data_sources
         .iter()
         .rev()
-        .find_map(|k| thermal_of(&k.value, files))
-        .and_then(|t| t.first().map(|s| s.t));
+        .map(|k| &k.value)
+        .collect();
+    let (thermal_at, thermal) = sources
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| thermal_of(s, files).map(|t| (Some(i), Some(t))))
+        .unwrap_or((None, None));
+    let first_sample = thermal.as_ref().and_then(|t| t.first()).map(|s| s.t);
     let placement = Placement {
         start: session
             .run_start
@@ -104,15 +111,10 @@ fn gather(session: &Session, files: &dyn Files) -> Gathered {
             .zip(f.pack.as_ref())
             .map(|(b, p)| (b.value * p.value) as f64),
     };
-    let mut thermal = None;
     let mut train = None;
     let mut unreadable = Vec::new();
-    for known in session.data_sources.iter().rev() {
-        let source = &known.value;
-        if thermal.is_none()
-            && let Some(t) = thermal_of(source, files)
-        {
-            thermal = Some(t);
+    for (i, source) in sources.into_iter().enumerate() {
+        if Some(i) == thermal_at {
             continue;
         }
         if train.is_none()

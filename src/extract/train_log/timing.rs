@@ -243,10 +243,10 @@ impl Scanner {
         // A timing placed in absolute time wins (it can be lined up with the
         // samples); among those, the richest.
         let Some(Candidate {
-            samples,
+            mut samples,
             anchored,
             how,
-            pauses,
+            mut pauses,
             from_owner,
             ..
         }) = candidates
@@ -257,7 +257,7 @@ impl Scanner {
             return Err(TrainLogError::NoTiming);
         };
         let base = anchor.as_ref().map_or(0.0, |a| a.0);
-        let markers = self
+        let mut markers: Vec<Marker> = self
             .pending_markers
             .into_iter()
             .filter_map(|(t, absolute, kind)| match (absolute, anchored) {
@@ -273,9 +273,6 @@ impl Scanner {
             (true, false) => Some(MissingDate::Year),
             (false, false) => None,
         };
-        let mut samples = samples;
-        let mut markers: Vec<Marker> = markers;
-        let mut pauses = pauses;
         let mut undated = missing.is_some() && anchored && !from_owner;
         if undated
             && let (Some(missing), Some(start), Some(first)) = (missing, start, samples.first())

@@ -454,6 +454,12 @@ fn absorb_reading(
         }
         Reading::TrainerConfig(cfg) => {
             for found in crate::dialogue::trainer::slots_of(&cfg, k) {
+                // A model id the catalog does not know is said, as it is
+                // for one typed in words, never dropped.
+                if let crate::extract::slots::Slot::UnknownModel(name) = &found.slot {
+                    out.unknown_model = Some(name.clone());
+                    session.unknown_model = Some(name.clone());
+                }
                 out.updates.extend(session.facts.absorb(&found, at));
             }
         }

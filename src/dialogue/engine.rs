@@ -266,7 +266,8 @@ fn compose(
         )));
     }
     if !a.what_if.is_empty() {
-        match what_if_block(&session.facts, &a.what_if, k) {
+        let held = crate::dialogue::pool_turn::held_beside(session, k);
+        match what_if_block(&session.facts, &a.what_if, &held, k) {
             Some(b) => reply.push(b),
             None => {
                 let still = missing(&session.facts);
@@ -319,11 +320,37 @@ fn compose(
     } else {
         Vec::new()
     };
+    // "why is the loss logits part so big?": that term's worksheet line.
+    let term = a
+        .words
+        .as_deref()
+        .filter(|w| asks(w) && a.updates.is_empty() && a.what_if.is_empty())
+        .and_then(|w| {
+            crate::dialogue::plan_turn::build_plan(&session.facts, k)
+                .and_then(|(plan, _)| crate::dialogue::term_question::term_answer(w, &plan))
+        });
+    if let Some(text) = &term {
+        reply.push(Block::Text(text.clone()));
+    }
     if let Some(words) = &a.words
         && share.is_none()
+        && term.is_none()
         && (asks(words) || reply.blocks.is_empty() && a.updates.is_empty())
     {
-        for text in answer_texts_except(words, k, &covered) {
+        // The topic is read in the sentences that ask: "bf16, batch 2,
+        // gradient_accumulation_steps 8" or "did the drop caches and
+        // relaunched" name a topic without asking about it.
+        let asked = if asks(words) {
+            crate::extract::intent::sentences(words)
+                .into_iter()
+                .filter(|s| s.intent != crate::extract::intent::Intent::Statement)
+                .map(|s| s.text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            words.clone()
+        };
+        for text in answer_texts_except(&asked, k, &covered) {
             if !reply.blocks.iter().any(|b| b == &Block::Text(text.clone())) {
                 reply.push(Block::Text(text));
             }
@@ -337,12 +364,21 @@ fn compose(
             session, k,
         )));
     }
+    // gradient_accumulation_steps given as a setting: one line on why it
+    // changes nothing (the whole answer when asked, above).
     if let Some(words) = &a.words
         && words.to_ascii_lowercase().contains("gradient_accumulation")
         && let Some(text) = crate::dialogue::questions::by_topic("grad_accum", k)
         && !reply.blocks.iter().any(|b| b == &Block::Text(text.clone()))
     {
-        reply.push(Block::Text(text));
+        let batch = session
+            .facts
+            .batch
+            .as_ref()
+            .map_or(String::new(), |b| format!(" ({})", b.value));
+        reply.push(Block::Text(format!(
+            "`gradient_accumulation_steps` changes no memory: only one micro-batch's activations are alive at a time, so headroom plans the per-device batch{batch}. Ask \"why does gradient accumulation not count?\" for the sources."
+        )));
     }
     if let Some(change) = a
         .words
@@ -381,7 +417,11 @@ fn compose(
         plan_part(session, a, now, k, &mut reply);
     }
     // After the plan, so "can I run vLLM beside it?" reads the run first.
-    if let Some(ask) = &share {
+    // A vLLM log read in this turn already set its fraction beside the
+    // run: the words that name the same server say nothing more.
+    if let Some(ask) = &share
+        && !(a.vllm_log && ask.server == crate::extract::share::Server::Vllm)
+    {
         reply
             .blocks
             .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
@@ -491,7 +531,12 @@ fn plan_part(
         a.solve.is_none() && asked.is_none() && session.last_plan.is_some() && a.before.is_some();
     if short
         && let Some(before) = &a.before
-        && let Some(block) = change_block(before, &session.facts, k)
+        && let Some(block) = change_block(
+            before,
+            &session.facts,
+            &crate::dialogue::pool_turn::held_beside(session, k),
+            k,
+        )
     {
         if a.adopted {
             reply.push(Block::Text("Adopted: the what-if is now your run.".into()));
@@ -579,7 +624,8 @@ fn approval_reply(
             // The job changed: the run before and after, both peaks and
             // verdicts, so the restart is judged against the new figure.
             if *rung != crate::extract::oom::Rung::Flush {
-                match before.and_then(|b| change_block(b, &session.facts, k)) {
+                let held = crate::dialogue::pool_turn::held_beside(session, k);
+                match before.and_then(|b| change_block(b, &session.facts, &held, k)) {
                     Some(block) => reply.push(block),
                     None => {
                         if let Some(line) = crate::dialogue::oom_turn::changed_run_line(session, k)

@@ -52,7 +52,7 @@ pub fn follow_up_blocks(
                 Some(w) => crate::dialogue::whatif::hypothetical(&session.facts, &w.value),
                 None => session.facts.clone(),
             };
-            crate::dialogue::plan_turn::build_plan(&facts, k).map(|(plan, _)| {
+            crate::dialogue::plan_turn::pooled_plan(session, &facts, k).map(|(plan, _)| {
                 let text = plan_follow_up(&plan, kind);
                 vec![Block::Text(if session.what_if.is_some() {
                     format!("The what-if (your run is unchanged until you adopt it): {text}")
@@ -62,6 +62,12 @@ pub fn follow_up_blocks(
             })
         }
         Topic::Gpu => Some(vec![Block::Text(gpu_meaning(session, k))]),
+        // "good enough to start the training now?" after a server's log:
+        // the run's go or no-go, in the pool that log describes.
+        Topic::Server if kind == FollowUp::Launch => {
+            crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k)
+                .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind))])
+        }
         Topic::Server => None,
         Topic::Unread => Some(vec![Block::Text(format!(
             "I could not read that paste, so I cannot say what it means for your run. {}",

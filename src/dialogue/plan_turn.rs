@@ -284,6 +284,28 @@ pub fn build_plan(facts: &Facts, k: &Knowledge) -> Option<(Plan, Vec<InputLine>)
     Some((plan, lines))
 }
 
+/// The plan judged against the pool as the session knows it: without a
+/// `free` paste, the servers pasted beside the run (Ollama's models, vLLM's
+/// fraction) hold their share of the idle budget, in every verdict.
+pub fn in_pool(plan: Plan, held: &[(String, u64)], k: &Knowledge) -> Plan {
+    if held.is_empty() {
+        return plan;
+    }
+    let budget = plan.budget.clone().less_held(held.to_vec());
+    crate::calc::plan::judged_against(plan, budget, k)
+}
+
+/// `build_plan`, judged in the session's pool.
+pub fn pooled_plan(
+    session: &Session,
+    facts: &Facts,
+    k: &Knowledge,
+) -> Option<(Plan, Vec<InputLine>)> {
+    let (plan, lines) = build_plan(facts, k)?;
+    let held = crate::dialogue::pool_turn::held_beside(session, k);
+    Some((in_pool(plan, &held, k), lines))
+}
+
 pub fn plan_reply(
     session: &mut Session,
     now: Timestamp,
@@ -291,14 +313,7 @@ pub fn plan_reply(
     detail: PlanDetail,
     k: &Knowledge,
 ) -> Option<Reply> {
-    let (mut plan, lines) = build_plan(&session.facts, k)?;
-    // Without a `free` paste, the servers pasted beside the run hold their
-    // share of the idle budget: the verdict counts them.
-    let held = crate::dialogue::pool_turn::held_beside(session, k);
-    if !held.is_empty() {
-        let budget = plan.budget.clone().less_held(held);
-        plan = crate::calc::plan::judged_against(plan, budget, k);
-    }
+    let (mut plan, lines) = pooled_plan(session, &session.facts, k)?;
     if let Some(what) = solve_for {
         plan.solution = Some(solve(&plan.input, what, &plan.budget, k));
     }

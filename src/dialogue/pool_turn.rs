@@ -41,7 +41,7 @@ pub fn pool_report(session: &Session, k: &Knowledge) -> Option<PoolReport> {
     Some(assess(&processes, need, k))
 }
 
-fn ollama_models(session: &Session) -> Vec<OllamaModel> {
+pub fn ollama_models(session: &Session) -> Vec<OllamaModel> {
     session
         .ollama
         .as_ref()

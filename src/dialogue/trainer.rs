@@ -16,7 +16,14 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
     let src = cfg.framework.unwrap_or("trainer");
     if let Some(id) = &cfg.model_id {
         match find_model(id, k) {
-            Some((name, _)) => out.push(found(Slot::Model(name), format!("{id} ({src} config)"))),
+            Some((name, alias)) => {
+                let near = crate::extract::slots::near_match_words(&name, &alias)
+                    .map_or(String::new(), |n| format!("; {n}"));
+                out.push(found(
+                    Slot::Model(name),
+                    format!("{id} ({src} config{near})"),
+                ))
+            }
             None => out.push(found(
                 Slot::UnknownModel(unknown_model(id).unwrap_or_else(|| id.clone())),
                 id.clone(),

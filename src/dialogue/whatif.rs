@@ -5,7 +5,7 @@
 use crate::calc::budget::BudgetBasis;
 use crate::calc::plan::Plan;
 use crate::dialogue::facts::Facts;
-use crate::dialogue::plan_turn::build_plan;
+use crate::dialogue::plan_turn::{build_plan, in_pool};
 use crate::extract::slots::Found;
 use crate::knowledge::Knowledge;
 use crate::reply::{Block, PlanChange, PlanSummary, WhatIf};
@@ -112,10 +112,16 @@ pub fn changes(before: &Facts, after: &Facts) -> Vec<String> {
 }
 
 /// The run beside the what-if, when both can be planned.
-pub fn what_if_block(facts: &Facts, what_if: &[Found], k: &Knowledge) -> Option<Block> {
+pub fn what_if_block(
+    facts: &Facts,
+    what_if: &[Found],
+    held: &[(String, u64)],
+    k: &Knowledge,
+) -> Option<Block> {
     let after = hypothetical(facts, what_if);
     let (now, _) = build_plan(facts, k)?;
     let (then, _) = build_plan(&after, k)?;
+    let (now, then) = (in_pool(now, held, k), in_pool(then, held, k));
     // A what-if that changes nothing is the run itself: one line, not two
     // identical rows.
     if now.input == then.input {
@@ -130,9 +136,15 @@ pub fn what_if_block(facts: &Facts, what_if: &[Found], k: &Knowledge) -> Option<
 }
 
 /// "Changed: pack 2048 → 8192" with both plans' peaks and verdicts.
-pub fn change_block(before: &Facts, after: &Facts, k: &Knowledge) -> Option<Block> {
+pub fn change_block(
+    before: &Facts,
+    after: &Facts,
+    held: &[(String, u64)],
+    k: &Knowledge,
+) -> Option<Block> {
     let (old, _) = build_plan(before, k)?;
     let (new, _) = build_plan(after, k)?;
+    let (old, new) = (in_pool(old, held, k), in_pool(new, held, k));
     let (before_summary, after_summary) = pair(&old, &new);
     Some(Block::PlanChange(Box::new(PlanChange {
         changes: changes(before, after),

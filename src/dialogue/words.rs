@@ -35,6 +35,9 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
 static UNLOAD_WORDS: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\b(?:unload|stop|evict|drop|kill|free)\b"));
 
+static KEEP_CLAUSE: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(?:but\s+)?(?:keep|leave|not|except|but)\b"));
+
 static KEEP_METHOD: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
         r"(?i)^\s*(?:(?:ok(?:ay)?|no|nah|nope|fine|alright|right)[,.!\s]+)*(?:keep|stay (?:with|on)|stick (?:with|to))\s+(?:the\s+)?(lora|qlora)\b",
@@ -438,7 +441,12 @@ pub fn absorb_words(
     if let Some(Action::Unload(models)) = &session.pending
         && UNLOAD_WORDS.is_match(text)
     {
+        // "yes unload qwen3:8b, but keep gpt-oss": what follows a keep
+        // word stays loaded, so only the words before it name the unload.
         let lower = text.to_ascii_lowercase();
+        let lower = KEEP_CLAUSE
+            .find(&lower)
+            .map_or(lower.as_str(), |m| &lower[..m.start()]);
         let named: Vec<String> = models
             .iter()
             .filter(|m| {
@@ -452,12 +460,76 @@ pub fn absorb_words(
             out.narrowed_unload = Some(named);
             return;
         }
+        // "yes unload qwen3:8b, but keep gpt-oss" when qwen3:8b is what
+        // waits: the yes, for exactly that.
+        let opens_with_yes = lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .find(|w| !w.is_empty())
+            .is_some_and(|w| crate::extract::approval::YES.contains(&w));
+        if !out.mixed && opens_with_yes && named.len() == models.len() && !text.contains('?') {
+            answer_pending(session, Approval::Yes, at, k, out);
+            return;
+        }
+    }
+    // "no, keep gpt-oss loaded" while an unload of several waits: the one
+    // kept is out, the others still wait for a yes.
+    if let Some(Action::Unload(models)) = &session.pending
+        && let Some(keep) = KEEP_CLAUSE.find(&text.to_ascii_lowercase())
+    {
+        let kept_words = text.to_ascii_lowercase()[keep.start()..].to_string();
+        let rest: Vec<String> = models
+            .iter()
+            .filter(|m| {
+                let m = m.to_ascii_lowercase();
+                let base = m.split(':').next().unwrap_or(&m);
+                !(kept_words.contains(&m) || kept_words.contains(base))
+            })
+            .cloned()
+            .collect();
+        if !rest.is_empty() && rest.len() < models.len() {
+            session.pending = Some(Action::Unload(rest.clone()));
+            out.narrowed_unload = Some(rest);
+            return;
+        }
+    }
+    // "yes unload qwen3:8b, but keep gpt-oss" with nothing waiting: the
+    // owner asks for that unload by the listed model's name. It is theirs
+    // to do; the name is the server's model, not the run's.
+    if session.pending.is_none() && !out.mixed && UNLOAD_WORDS.is_match(text) && !text.contains('?')
+    {
+        let lower = text.to_ascii_lowercase();
+        let before_keep = KEEP_CLAUSE
+            .find(&lower)
+            .map_or(lower.as_str(), |m| &lower[..m.start()]);
+        let named: Vec<String> = crate::dialogue::pool_turn::ollama_models(session)
+            .into_iter()
+            .map(|m| m.name)
+            .filter(|m| {
+                let m = m.to_ascii_lowercase();
+                let base = m.split(':').next().unwrap_or(&m);
+                before_keep.contains(&m) || before_keep.contains(base)
+            })
+            .collect();
+        if !named.is_empty() {
+            let action = Action::Unload(named);
+            apply_approval(session, &action, true, at);
+            out.approval = Some((action, Answer::Yes));
+            return;
+        }
     }
     // A yes beside a paste is no answer: only a short typed turn counts.
     if !out.mixed
         && let Some(ans) = short_answer(text)
     {
         answer_pending(session, ans, at, k, out);
+        return;
+    }
+    // "yes lets try bf16 lora" while that step waits: its yes, in its words.
+    if !out.mixed
+        && let Some(Action::Rung(rung)) = session.pending
+        && crate::dialogue::restated_yes::restates_step(text, rung, &session.facts, k, at)
+    {
+        answer_pending(session, Approval::Yes, at, k, out);
         return;
     }
     out.request = request(text);

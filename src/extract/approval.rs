@@ -8,7 +8,7 @@ pub enum Answer {
     No,
 }
 
-const YES: &[&str] = &[
+pub(crate) const YES: &[&str] = &[
     "yes",
     "y",
     "yep",
@@ -55,16 +55,22 @@ const KEEP_FILLER: &[&str] = &[
 ];
 
 /// Words that only repeat the action after a yes ("yes, stop it").
-const FILLER: &[&str] = &[
+pub(crate) const FILLER: &[&str] = &[
     "go", "ahead", "do", "it", "now", "please", "sure", "thanks", "that", "then", "stop", "them",
     "flush", "apply", "change", "let's", "lets", "with", "for", "give", "me", "the", "command",
     "try", "proceed", "us", "run", "right", "away", "let", "s",
 ];
 
 /// Words that make a short answer a hedge, not a decision.
-const HEDGES: &[&str] = &[
+pub(crate) const HEDGES: &[&str] = &[
     "wait", "hold on", "hang on", "not sure", "maybe", "hmm", "actually", "unsure", "later",
 ];
+
+static NEGATED_ACTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^(?:no|nah|nope)?[,.\s]*(?:please\s+)?(?:don'?t|do not|not)\s+(?:stop|kill|unload|flush|touch|change|restart|do)\b",
+    )
+});
 
 /// A short typed answer, possibly keeping some processes out of a yes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +140,15 @@ pub fn approval(text: &str) -> Option<Approval> {
     let says_no_too = words(&rest)
         .iter()
         .any(|w| NO.contains(&w.as_str()) && w != "not");
+    // "dont stop anything yet, i need to ask the team first": a negated
+    // action is a no, whatever reason follows it.
+    if NEGATED_ACTION.is_match(&first)
+        && !words(&rest)
+            .iter()
+            .any(|w| YES.contains(&w.as_str()) || ["stop", "kill", "unload"].contains(&w.as_str()))
+    {
+        return Some(Approval::No);
+    }
     match (is_yes, is_no) {
         (true, false) if plain_yes || rest.is_empty() || YES.contains(&rest.as_str()) => {
             Some(Approval::Yes)
@@ -222,6 +237,20 @@ mod tests {
         ] {
             assert_eq!(approval(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_negated_action_is_a_no_whatever_reason_follows() {
+        for text in [
+            "dont stop anything yet, i need to ask the team first",
+            "don't kill it, my colleague needs it",
+            "no, do not stop them",
+            "please don't unload anything",
+        ] {
+            assert_eq!(approval(text), Some(Approval::No), "{text}");
+        }
+        // Half a no: which one stops is not a plain no.
+        assert_ne!(approval("dont stop vllm, stop ollama"), Some(Approval::No));
     }
 
     #[test]

@@ -61,13 +61,13 @@ static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter|(?:are you )?sure\s*[?!]|really\s*\?|(?:now\s+)?(?:it is|is it|it's|does it|will it) (?:fits?|fitting)(?: well| now| ok(?:ay)?)?\s*\?)",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter|(?:are you )?sure\s*[?!]|(?:are you )?sure (?:it|that|this|they|we|i) (?:fits?|works?|will fit|will work|can run|is (?:ok(?:ay)?|fine|right))\s*[?!]|(?:it'?s|its|that'?s|thats|this is) (?:bad|good|ok(?:ay)?|normal|fine|a problem|an issue|broken|expected)\s*\?|(?:is (?:it |that |this )?)?(?:a )?problem\s*\?|(?:is it|it'?s|its|is that) (?:the )?(?:heat|thermal|throttling|temperature|power)\s*\?|really\s*\?|(?:now\s+)?(?:it is|is it|it's|does it|will it) (?:fits?|fitting)(?: well| now| ok(?:ay)?)?\s*\?)",
     )
 });
 
 static LAUNCH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|cool|great|nice|perfect|alright|done|killed it|stopped it)[,.\s]+)*(?:(?:so\s+)?(?:i|we) (?:just |can )?(?:launch|start|run|kick off|go ahead with) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:can|should|shall) (?:i|we) (?:launch|start|run|kick off) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:am i |are we )?good to go|anything else before (?:i|we) (?:launch|start|run|kick off)(?: it)?|(?:so\s+)?(?:i'?m|im|i am|we'?re|we are|am i|are we) (?:good|fine|ok(?:ay)?|safe|set)(?: then| now| to go)?|(?:is )?(?:it )?still ok(?:ay)?|ready to (?:launch|go|start)|safe to (?:launch|start|run)(?: it)?|(?:just )?go for it|launch it)\s*[?.!]*\s*$",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|cool|great|nice|perfect|alright|done|killed it|stopped it)[,.\s]+)*(?:(?:so\s+)?(?:i|we) (?:just |can )?(?:launch|start|run|kick off|go ahead with) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:can|should|shall) (?:i|we) (?:launch|start|run|kick off) (?:it|this|that|the run|the job|training)(?: now| then)?|(?:am i |are we )?good to go|anything else before (?:i|we) (?:launch|start|run|kick off)(?: it)?|(?:so\s+)?(?:i'?m|im|i am|we'?re|we are|am i|are we) (?:good|fine|ok(?:ay)?|safe|set)(?: then| now| to go)?|(?:is )?(?:it )?still ok(?:ay)?|ready to (?:launch|go|start)|safe to (?:launch|start|run)(?: it)?|(?:just )?go for it|launch it|(?:is (?:it|that) |it'?s |its |that'?s )?(?:good|ok(?:ay)?|fine|safe) enough to (?:launch|start|run|go)(?: (?:it|the run|the job|the training|training|my run|my training))?(?: now| then| tonight)?|(?:i'?m |im |we'?re )?(?:starting|launching|kicking off|running) (?:it|the run|the job|the training|training|my run)(?: now| then| tonight)?|(?:after that|then|once (?:it|she|he|they|that) (?:finish(?:es)?|is done|are done|stops?))[,\s]+(?:can i|i can|can we|we can) (?:start|launch|run|go)(?: (?:it|mine|my run|the run|training))?)\s*[?.!]*\s*$",
     )
 });
 
@@ -93,10 +93,28 @@ pub fn follow_up(text: &str) -> Option<FollowUp> {
     }
 }
 
+/// Words that open a reply without saying anything ("hm", "ok so",
+/// "cool,"): the follow-up is what comes after them.
+static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:so|ok(?:ay)?|and|but|well|right|hm+|um+|uh+|ah+|oh+|cool|great|nice|perfect|alright|yeah|yep|thanks|thx|got it|i see|understood)\b[,.!\s]*)+",
+    )
+});
+
 fn follow_up_sentence(t: &str) -> Option<FollowUp> {
     if t.is_empty() || t.chars().count() > 100 {
         return None;
     }
+    let bare = LEAD_IN.replace(t, "");
+    follow_up_kind(t).or_else(|| {
+        bare.chars()
+            .any(char::is_alphanumeric)
+            .then(|| follow_up_kind(bare.trim()))
+            .flatten()
+    })
+}
+
+fn follow_up_kind(t: &str) -> Option<FollowUp> {
     if TOGETHER.is_match(t) {
         Some(FollowUp::Together)
     } else if LAUNCH.is_match(t) {
@@ -127,6 +145,17 @@ static INTERROGATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\s*(?:and\s+|so\s+|but\s+|ok(?:ay)?,?\s+)?(what|how|why|when|which|who|should|would|could|can|is|are|does|do|will|did|may|might|shall|isn't|doesn't|won't)\b",
     )
 });
+/// "did the drop caches and relaunched", "did it, still dies": a report
+/// with its subject left out, not "did you …?".
+static REPORT_WITHOUT_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?did\s+(\w+)"));
+
+fn report_without_subject(t: &str) -> bool {
+    REPORT_WITHOUT_SUBJECT.captures(t).is_some_and(|c| {
+        !["you", "i", "we", "they", "he", "she", "anyone", "anybody"]
+            .contains(&c[1].to_ascii_lowercase().as_str())
+    })
+}
 static ADOPT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^\s*(?:(?:ok(?:ay)?|yes|yeah|sure|fine|great|good|alright|perfect)[\s,!.]*)?(?:then\s+|let'?s\s+|please\s+|i'?ll\s+)?(?:do|use|go with|switch to|take|adopt|apply|keep|make it|make that)\s+(?:that|it|this|those|the what-?if|the new (?:one|plan)|the second(?: one)?)\b[\s.!]*(?:then|please)?[\s.!]*$",
@@ -191,7 +220,7 @@ fn push_sentence(out: &mut Vec<Sentence>, piece: &str) {
     }
     let intent = if WHAT_IF.is_match(t) {
         Intent::WhatIf
-    } else if t.ends_with('?') || INTERROGATIVE.is_match(t) {
+    } else if t.ends_with('?') || INTERROGATIVE.is_match(t) && !report_without_subject(t) {
         Intent::Question
     } else {
         Intent::Statement
@@ -284,6 +313,19 @@ mod tests {
     }
 
     #[test]
+    fn a_report_that_leaves_out_its_subject_is_no_question() {
+        for t in [
+            "did the drop caches as root and relaunched",
+            "did it, still dies",
+            "Did the flush as root and relaunched.",
+        ] {
+            assert_eq!(intents(t)[0], Intent::Statement, "{t}");
+        }
+        assert_eq!(intents("did you mean the batch")[0], Intent::Question);
+        assert_eq!(intents("did it fit?")[0], Intent::Question);
+    }
+
+    #[test]
     fn versions_and_decimals_do_not_split() {
         assert_eq!(
             sentences("QLoRA on Llama 3.1 70B, batch 1, packing 2048").len(),
@@ -324,6 +366,9 @@ mod tests {
             "what would you change?",
             "so what do I change?",
             "ok what should I try",
+            "hm what do you recommend",
+            "uh, what should i do now",
+            "alright so what do you suggest?",
         ] {
             assert_eq!(follow_up(t), Some(FollowUp::Advice), "{t}");
         }
@@ -336,6 +381,12 @@ mod tests {
             "so im good?",
             "am I fine then?",
             "done, killed it. anything else before i launch?",
+            "good enough to start the training now?",
+            "is it ok enough to launch it tonight?",
+            "cool, starting it",
+            "ok launching the run now",
+            "she say it finish in 1 hour. after that i can start?",
+            "once it finishes can i start mine?",
         ] {
             assert_eq!(follow_up(t), Some(FollowUp::Launch), "{t}");
         }
@@ -348,6 +399,11 @@ mod tests {
             "should I be worried?",
             "hmm, is it normal?",
             "does it matter?",
+            "so its fine?",
+            "thats bad?",
+            "she train things. is problem?",
+            "so its the heat?",
+            "hmm ok. sure it fits?",
         ] {
             assert_eq!(follow_up(t), Some(FollowUp::Judge), "{t}");
         }
@@ -356,6 +412,8 @@ mod tests {
             "so the batch is 4",
             "is batch 8 ok with 4096?",
             "stop vllm",
+            "so its batch 4 now",
+            "hm, starting with batch 2 and packing 1024",
         ] {
             assert_eq!(follow_up(t), None, "{t}");
         }

@@ -182,8 +182,41 @@ fn normalized(text: &str) -> String {
         .collect()
 }
 
-/// The catalog model named in the text: the longest alias that appears.
+/// The catalog model named in the text: the longest alias that appears,
+/// or, for a name with a point release between its family and its size
+/// ("gemma-1.1-7b-it"), the catalog entry of that family and size (the
+/// caller names it as an assumption: see `near_match_words`).
 pub fn find_model(text: &str, k: &Knowledge) -> Option<(String, String)> {
+    exact_model(text, k).or_else(|| {
+        let unversioned = POINT_RELEASE.replace_all(text, "$family-$size");
+        (unversioned != text)
+            .then(|| exact_model(&unversioned, k))
+            .flatten()
+            .map(|(name, _)| (name, NEAR_MATCH.to_string()))
+    })
+}
+
+/// The alias `find_model` gives for a match made without a point release.
+const NEAR_MATCH: &str = "\u{0}near";
+
+/// "gemma-1.1-7b", "mistral-v0.3-7b": a family, a release number, a size.
+static POINT_RELEASE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?P<family>gemma|mistral|phi|falcon|olmo|granite|yi)[-_ ]v?\d+(?:\.\d+)+[-_ ](?P<size>\d+(?:\.\d+)?b)\b",
+    )
+});
+
+/// What the owner is told when their id matched only without its point
+/// release: the catalog entry it is planned as, and how to correct it.
+pub fn near_match_words(name: &str, alias: &str) -> Option<String> {
+    (alias == NEAR_MATCH).then(|| {
+        format!(
+            "not in the catalog by that name, planned as {name}: the same family and size; paste its config.json if the shapes differ"
+        )
+    })
+}
+
+fn exact_model(text: &str, k: &Knowledge) -> Option<(String, String)> {
     let hay = normalized(text);
     let mut best: Option<(usize, &str, String)> = None;
     for m in &k.models {
@@ -310,6 +343,32 @@ pub fn unknown_model(text: &str) -> Option<String> {
     Some(words.join(" "))
 }
 
+/// "batch 4, 2048, bf16": in a list of settings, one item that is only a
+/// token count (a multiple of 64 from 256, or "4k") is the packing length.
+/// Two such items, or one that could be anything else, are left alone.
+fn bare_length_in_list(text: &str) -> Option<(u64, String)> {
+    let items: Vec<(u64, &str)> = text
+        .split([',', ';', '\n'])
+        .filter_map(|item| {
+            let t = item.trim().trim_end_matches(['.', '!']).trim();
+            let (digits, k) = match t.strip_suffix(['k', 'K']) {
+                Some(d) => (d.trim(), true),
+                None => (t, false),
+            };
+            let n: u64 = digits.parse().ok()?;
+            let n = if k { n.checked_mul(1024)? } else { n };
+            ((256..=131_072).contains(&n) && n % 64 == 0).then_some((n, t))
+        })
+        .collect();
+    match items.as_slice() {
+        [(n, t)] => Some((
+            *n,
+            format!("{t} (a bare length beside the batch, read as packing)"),
+        )),
+        _ => None,
+    }
+}
+
 fn params_value(num: &str, unit: &str) -> Option<u64> {
     let v: f64 = num.parse().ok()?;
     let scale = match unit.to_ascii_lowercase().as_str() {
@@ -346,7 +405,18 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             push(Slot::Params(p), &c[0]);
         }
     } else if let Some((name, alias)) = &model {
-        push(Slot::Model(name.clone()), alias);
+        let said = if alias == NEAR_MATCH {
+            let id = POINT_RELEASE
+                .find(text)
+                .map_or(name.as_str(), |m| m.as_str());
+            format!(
+                "{id}; {}",
+                near_match_words(name, alias).unwrap_or_default()
+            )
+        } else {
+            alias.clone()
+        };
+        push(Slot::Model(name.clone()), &said);
     } else if let Some(words) = &unknown {
         // "Falcon-H1 34B" is a model headroom does not know, not a bare 34B.
         push(Slot::UnknownModel(words.clone()), words);
@@ -418,6 +488,12 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             None => push(Slot::Pack(pack), &c[0]),
             Some(why) => push(Slot::OutOfRange(why), &c[0]),
         }
+    }
+    if !PACK.is_match(text)
+        && BATCH.is_match(text)
+        && let Some((pack, said)) = bare_length_in_list(text)
+    {
+        push(Slot::Pack(pack), &said);
     }
     if let Some(c) = OPTIMIZER.captures(text) {
         let word = c[1].to_ascii_lowercase().replace(['-', ' '], "_");

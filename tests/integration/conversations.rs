@@ -95,7 +95,8 @@ fn c03_hub_id_and_trainer_args_on_one_line() {
         .has("rank 32")
         .has("batch 4")
         .has("pack 2048")
-        .has("Gradient accumulation costs no extra activation memory")
+        .has("`gradient_accumulation_steps` changes no memory")
+        .has("headroom plans the per-device batch (4)")
         .lacks("I could not read `google");
 }
 

@@ -134,3 +134,50 @@ fn both_running_and_what_number_questions_are_answered() {
         assert!(!out.contains("found no run setting"), "{ask}: {last}");
     }
 }
+
+#[test]
+fn a_question_about_one_term_gets_its_worksheet_line() {
+    let run = "qwen2.5 32b lora bf16 batch 4 packing 4096";
+    for (ask, line) in [
+        (
+            "why is the loss logits part so big?",
+            "loss logits = batch 4 × pack 4096 × vocab 152,064",
+        ),
+        (
+            "what is this allocator reserve?",
+            "allocator reserve (variable-length batches) = 1.3 × the loss path",
+        ),
+        (
+            "how come the weights take 65 GB?",
+            "weights = 32,763,417,600 params × 2 B (bf16)",
+        ),
+        ("why so much for activations", "activations = "),
+    ] {
+        let out = converse(&format!("{run}\n\n{ask}\n"));
+        let last = &out[out.rfind("Planning math, not a guarantee.").expect(&out)..];
+        assert!(last.contains(line), "{ask}: {out}");
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+    // A question naming no term, or two at once, gets no term line.
+    let out = converse(&format!(
+        "{run}\n\nare the logits or the activations bigger?\n"
+    ));
+    assert!(!out.contains("loss logits = batch"), "{out}");
+}
+
+#[test]
+fn short_judgements_after_fillers_are_answered() {
+    for ask in [
+        "so its fine?",
+        "hmm ok. sure it fits?",
+        "thats bad?",
+        "is problem?",
+    ] {
+        let out = converse(&format!("{RUN}\n\n{ask}\n"));
+        assert!(
+            out.contains("It fits, so nothing is wrong for memory"),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

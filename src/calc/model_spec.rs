@@ -39,8 +39,14 @@ pub fn from_params(params: u64, k: &Knowledge) -> ModelSpec {
 }
 
 pub fn from_config(arch: Arch, path: &str) -> ModelSpec {
+    // "Mistral Nemo 12B (your pasted config.json)" already names the model.
+    let display = if path.ends_with("(your pasted config.json)") {
+        path.to_string()
+    } else {
+        format!("the model in {path}")
+    };
     ModelSpec {
-        display: format!("the model in {path}"),
+        display,
         params: arch.total_params(),
         arch,
         basis: ShapeBasis::Config {

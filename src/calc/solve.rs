@@ -43,6 +43,8 @@ pub struct Solution {
     pub within_budget_total_centi_gb: Option<u64>,
     pub budget_centi_gb: u64,
     pub threshold_centi_gb: u64,
+    /// The run's own value of the setting solved for.
+    pub current: u64,
 }
 
 const UPPER: u64 = 1 << 20;
@@ -95,5 +97,9 @@ pub fn solve(input: &PlanInput, what: SolveFor, budget: &Budget, k: &Knowledge) 
         within_budget_total_centi_gb: within.map(|w| w.1),
         budget_centi_gb: budget.centi_gb,
         threshold_centi_gb: threshold,
+        current: match what {
+            SolveFor::Pack => input.pack,
+            SolveFor::Batch => input.batch,
+        },
     }
 }

@@ -529,6 +529,18 @@ fn plan_part(
     };
     let short =
         a.solve.is_none() && asked.is_none() && session.last_plan.is_some() && a.before.is_some();
+    // A what-if adopted that holds the run's own values changes nothing.
+    if short
+        && a.adopted
+        && a.before
+            .as_ref()
+            .is_some_and(|b| crate::dialogue::whatif::changes(b, &session.facts).is_empty())
+    {
+        reply.push(Block::Text(
+            "That is your run already: nothing changed.".into(),
+        ));
+        return;
+    }
     if short
         && let Some(before) = &a.before
         && let Some(block) = change_block(

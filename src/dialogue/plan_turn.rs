@@ -315,7 +315,57 @@ pub fn plan_reply(
 ) -> Option<Reply> {
     let (mut plan, lines) = pooled_plan(session, &session.facts, k)?;
     if let Some(what) = solve_for {
-        plan.solution = Some(solve(&plan.input, what, &plan.budget, k));
+        // "largest batch that fits at packing 1024?": solved with the
+        // what-if the same turn put beside the run.
+        let asked_beside = session
+            .what_if
+            .as_ref()
+            .filter(|w| w.at == now)
+            .and_then(|w| {
+                build_plan(
+                    &crate::dialogue::whatif::hypothetical(&session.facts, &w.value),
+                    k,
+                )
+            })
+            .map(|(p, _)| p.input);
+        let solution = solve(
+            asked_beside.as_ref().unwrap_or(&plan.input),
+            what,
+            &plan.budget,
+            k,
+        );
+        // The value found is on the table like a what-if: "ok use that"
+        // plans with it.
+        if let Some(v) = solution.fits.filter(|v| *v != solution.current) {
+            let (slot, words) = match what {
+                SolveFor::Pack => (
+                    crate::extract::slots::Slot::Pack(v),
+                    format!("the longest packing that fits, {v}"),
+                ),
+                SolveFor::Batch => (
+                    crate::extract::slots::Slot::Batch(v),
+                    format!("the largest batch that fits, {v}"),
+                ),
+            };
+            let mut value = session.what_if.take().map(|w| w.value).unwrap_or_default();
+            value.retain(|f| {
+                !matches!(
+                    (&f.slot, what),
+                    (crate::extract::slots::Slot::Pack(_), SolveFor::Pack)
+                        | (crate::extract::slots::Slot::Batch(_), SolveFor::Batch)
+                )
+            });
+            value.push(crate::extract::slots::Found {
+                slot,
+                words: words.clone(),
+            });
+            session.what_if = Some(Known {
+                value,
+                words,
+                at: now,
+            });
+        }
+        plan.solution = Some(solution);
     }
     let mut blocks = Vec::new();
     if let Some(stale) = stale_free(&session.facts, now, k) {

@@ -426,6 +426,29 @@ fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abso
     false
 }
 
+/// Was a `config.json` pasted in this turn (the model set at this moment)?
+fn config_pasted_now(session: &Session, at: Timestamp) -> bool {
+    session.facts.model.as_ref().is_some_and(|m| {
+        m.at == at && matches!(m.value, crate::dialogue::facts::ModelChoice::Config { .. })
+    })
+}
+
+/// The config pasted in this turn, labelled with the name the words give.
+fn name_the_config(session: &mut Session, name: &str, out: &mut Absorbed) {
+    let Some(model) = session.facts.model.as_mut() else {
+        return;
+    };
+    if let crate::dialogue::facts::ModelChoice::Config { label, .. } = &mut model.value {
+        *label = format!("{name} (your pasted config.json)");
+        for u in out.updates.iter_mut() {
+            if u.slot == crate::dialogue::facts::SlotName::Model && u.previous.is_none() {
+                u.value = label.clone();
+                u.words = label.clone();
+            }
+        }
+    }
+}
+
 /// Fold the owner's words into the session.
 pub fn absorb_words(
     session: &mut Session,
@@ -678,6 +701,11 @@ pub fn absorb_words(
         for found in found_here {
             match &found.slot {
                 Slot::Solve(what) => out.solve = Some(*what),
+                // "a mistral-nemo 12b finetune, config.json below": the
+                // pasted config is the model's shapes; the words only name it.
+                Slot::Model(name) | Slot::UnknownModel(name) if config_pasted_now(session, at) => {
+                    name_the_config(session, name, out)
+                }
                 Slot::TensorParallel => out.tensor_parallel = true,
                 Slot::UnknownModel(name) => out.unknown_model = Some(name.clone()),
                 Slot::OutOfRange(why) => out.refused.push(format!("\"{}\": {why}", found.words)),

@@ -216,11 +216,15 @@ pub fn solution_line(sol: &Solution) -> String {
     let mut out = String::new();
     let md = &mut out;
     let noun = sol.solve_for.noun();
+    let most = match sol.solve_for {
+        crate::calc::solve::SolveFor::Pack => "Longest",
+        crate::calc::solve::SolveFor::Batch => "Largest",
+    };
     match (sol.fits, sol.within_budget) {
         (Some(v), within) => {
             let _ = write!(
                 md,
-                "Longest {noun} that fits: **{v}** ({} GB, under the {} GB tight line; margin {} GB to the budget)",
+                "{most} {noun} that fits: **{v}** ({} GB, under the {} GB tight line; margin {} GB to the budget)",
                 show_centi(sol.fits_total_centi_gb.unwrap_or(0)),
                 show_centi(sol.threshold_centi_gb),
                 show_centi(
@@ -237,7 +241,11 @@ pub fn solution_line(sol: &Solution) -> String {
                     show_centi(t)
                 );
             }
-            md.push('.');
+            if v == sol.current {
+                md.push_str(&format!(". That is your run's {noun} already."));
+            } else {
+                md.push_str(". Say \"use that\" to plan with it.");
+            }
         }
         (None, Some(w)) => {
             let _ = write!(

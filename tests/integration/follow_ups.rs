@@ -181,3 +181,42 @@ fn short_judgements_after_fillers_are_answered() {
         assert!(!out.contains("found no run setting"), "{ask}: {out}");
     }
 }
+
+#[test]
+fn the_value_a_solve_finds_is_taken_by_use_that() {
+    for (ask, take, change) in [
+        (
+            "whats the longest packing that fits?",
+            "ok use that",
+            "Changed: pack 2048 →",
+        ),
+        (
+            "what's the largest batch that fits at packing 1024?",
+            "go with that",
+            "Changed: batch 2 →",
+        ),
+        (
+            "longest packing that fits at batch 2?",
+            "lets do that",
+            "Changed: pack 2048 →",
+        ),
+    ] {
+        let out = converse(&format!("{RUN}\n\n{ask}\n\n{take}\n"));
+        assert!(
+            out.contains("Say \"use that\" to plan with it."),
+            "{ask}: {out}"
+        );
+        assert!(out.contains(change), "{take}: {out}");
+        assert!(!out.contains("Changed: .\n"), "{take}: {out}");
+    }
+}
+
+#[test]
+fn a_solve_that_finds_the_runs_own_value_says_so() {
+    let out = converse(&format!(
+        "{RUN}\n\nwhat's the largest batch that fits?\n\nok use that\n"
+    ));
+    assert!(out.contains("Largest batch that fits: **2**"), "{out}");
+    assert!(out.contains("That is your run's batch already."), "{out}");
+    assert!(!out.contains("Changed: ."), "{out}");
+}

@@ -89,3 +89,23 @@ fn a_start_said_as_a_time_of_day_takes_the_samples_day() {
         assert!(!out.contains("When did the run start?"), "{said}: {out}");
     }
 }
+
+#[test]
+fn a_config_pasted_under_words_naming_the_model_is_that_model() {
+    let config = std::fs::read_to_string(
+        crate::support::repo().join("tests/fixtures/mistral-nemo-12b-config.json"),
+    )
+    .unwrap();
+    for words in [
+        "got a mistral-nemo 12b finetune from a colleague, config.json below. lora bf16, batch 2, packing 8192. fits?",
+        "Mistral Nemo 12B, config:\nlora, bf16, batch 2, packing 8192",
+    ] {
+        let out = crate::support::converse(&format!("{words}\n{}\n", config.trim()));
+        assert!(
+            out.contains("Noted: model Mistral Nemo 12B (your pasted config.json)"),
+            "{words}: {out}"
+        );
+        assert!(!out.contains("→ Mistral Nemo 12B"), "{words}: {out}");
+        assert!(!out.contains("the model in Mistral"), "{words}: {out}");
+    }
+}

@@ -197,10 +197,20 @@ fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
                 .map(|c| format!(" The slowdown in your log ({c}) has another cause: say \"details\" for the leads."))
                 .unwrap_or_default()
         ),
+        (ThermalVerdict::LowPowerState, FollowUp::Advice) => format!(
+            "A full AC power cycle: shut down, unplug the power brick from the wall and the Spark for 60 s, reconnect ({}). A fan or a cooler room will not clear it. Then sample again beside the run (`bash assets/thermal-sample.sh 30 thermal.log`): power back near 100 W and the clock above {:.0} MHz under load means it worked.",
+            k.rule("low-power state clock").cite,
+            k.rule("low-power state clock").value
+        ),
         (ThermalVerdict::LowPowerState, _) => format!(
-            "Yes: the GPU is stuck in a low-power state (busy at ≤ {:.0} W), the power-delivery fault reported on GB10, not heat. The fix is a full AC power cycle: shut down, unplug the power brick from the wall and the Spark for 60 s, reconnect ({}). {resample}",
+            "Not heat: the GPU is stuck in a low-power state (busy at about {:.0} W or less, the clock ≤ {:.0} MHz{}), the power-delivery fault reported on GB10, and it does slow the run. Cooling will not clear it; a full AC power cycle does (say \"what do I do\" for the steps).",
             k.rule("low-power state power").value,
-            k.rule("low-power state clock").cite
+            k.rule("low-power state clock").value,
+            a.events
+                .first()
+                .and_then(|e| e.temp_max_c)
+                .map(|t| format!(", at {t:.0} °C at most"))
+                .unwrap_or_default()
         ),
         (ThermalVerdict::NoThermalEvent, _) => match cost(a) {
             Some(c) => format!(

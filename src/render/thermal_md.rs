@@ -51,11 +51,17 @@ pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
         ThermalVerdict::LowPowerState => {
             let _ = writeln!(
                 md,
-                "**Not thermal: the GPU is stuck in a low-power state.** It is busy (≥ {:.0} % utilisation) while drawing ≤ {:.0} W with the SM clock ≤ {:.0} MHz and no thermal flag, for {} span(s) of 10 minutes or more ({}). That is the power-delivery fault reported on GB10 units, not heat: cooling does not clear it. A full AC power cycle does: shut down, unplug the power brick from the wall and the Spark for 60 s, reconnect ({}).",
+                "**Not thermal: the GPU is stuck in a low-power state.** It is busy (≥ {:.0} % utilisation) while drawing about {:.0} W or less with the SM clock ≤ {:.0} MHz and no thermal flag, {} ({}). That is the power-delivery fault reported on GB10 units, not heat: cooling does not clear it. A full AC power cycle does: shut down, unplug the power brick from the wall and the Spark for 60 s, reconnect ({}).",
                 k.rule("low-power state busy").value,
                 k.rule("low-power state power").value,
                 k.rule("low-power state clock").value,
-                a.events.len(),
+                match a.events.as_slice() {
+                    [e] if e.end - e.start < k.rule("sustained").value => format!(
+                        "in every busy sample over {:.0} s (a level, not a trend, so few samples show it)",
+                        e.end - e.start
+                    ),
+                    events => format!("for {} span(s) of 10 minutes or more", events.len()),
+                },
                 k.rule("low-power state power").cite,
                 k.rule("low-power state clock").cite
             );

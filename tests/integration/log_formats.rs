@@ -120,6 +120,55 @@ fn a_power_delivery_low_power_state_is_not_thermal() {
     assert!(md.contains("full AC power cycle"), "{md}");
 }
 
+/// The low-power state is a level, not a trend: a few busy samples at
+/// about 30 W and under 900 MHz show it, where a climb needs 10 minutes.
+#[test]
+fn a_few_samples_in_the_low_power_state_are_judged() {
+    let k = Knowledge::embedded();
+    for (n, watts) in [(3, 29.0), (10, 30.4), (6, 18.0)] {
+        let s = samples(n, |_| (47.0, watts, 860.0, 96.0));
+        let a = analyze(&s, None, k);
+        assert_eq!(a.verdict, ThermalVerdict::LowPowerState, "{n} at {watts} W");
+    }
+    // Too few, or one busy sample at full power, is no verdict.
+    let a = analyze(&samples(2, |_| (47.0, 30.0, 860.0, 96.0)), None, k);
+    assert_eq!(a.verdict, ThermalVerdict::InsufficientData);
+    let a = analyze(
+        &samples(5, |i| {
+            if i == 4 {
+                (60.0, 98.0, 2400.0, 96.0)
+            } else {
+                (47.0, 30.0, 860.0, 96.0)
+            }
+        }),
+        None,
+        k,
+    );
+    assert_eq!(a.verdict, ThermalVerdict::InsufficientData);
+    // In the chat, the follow-ups judge it and give the fix, each once.
+    let csv = std::fs::read_to_string(
+        crate::support::repo().join("tests/fixtures/nvidia-smi-query-low-power-30w.txt"),
+    )
+    .unwrap();
+    let out = crate::support::converse(&format!(
+        "llama 3.1 8b lora got 2x slower, samples during training:\n{}\n\nso its the heat? should i put a fan next to it\n\nwhat do i do then\n",
+        csv.trim()
+    ));
+    assert!(
+        out.contains("Not thermal: the GPU is stuck in a low-power state."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Not heat: the GPU is stuck in a low-power state"),
+        "{out}"
+    );
+    assert!(
+        out.contains("A fan or a cooler room will not clear it."),
+        "{out}"
+    );
+    assert!(!out.contains("too few to judge"), "{out}");
+}
+
 /// Regression: heat building too slowly to show in 10 minutes (+15 °C over
 /// 90 minutes at flat power) is still a climb.
 #[test]

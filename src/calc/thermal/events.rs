@@ -172,16 +172,32 @@ pub(super) fn climbs(
     out
 }
 
+/// Busy at very low power and clock with no thermal flag.
+fn stuck(x: &ThermalSample, r: &Rules) -> bool {
+    x.util_pct.is_some_and(|u| u as f64 >= r.busy_pct)
+        && x.power_w
+            .is_some_and(|p| (p as f64) <= r.low_power_w * (1.0 + r.low_power_tolerance))
+        && x.sm_clock_mhz
+            .is_some_and(|c| (c as f64) <= r.low_clock_mhz)
+        && x.thermal_flag != Some(true)
+}
+
+/// The low-power state in samples too few or too short to judge a trend:
+/// every busy sample stuck, and at least the rule's few of them.
+pub(super) fn low_power_seen(s: &[ThermalSample], r: &Rules) -> Option<ThermalEvent> {
+    let busy: Vec<ThermalSample> = s
+        .iter()
+        .filter(|x| x.util_pct.is_some_and(|u| u as f64 >= r.busy_pct))
+        .copied()
+        .collect();
+    (busy.len() >= r.low_power_few && busy.iter().all(|x| stuck(x, r)))
+        .then(|| event_from(EventKind::LowPowerState, &busy))
+}
+
 /// Spans where the GPU is busy at very low power and clock with no thermal
 /// flag: the power-delivery low-power state, sustained.
 pub(super) fn low_power_spans(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
-    let stuck = |x: &ThermalSample| {
-        x.util_pct.is_some_and(|u| u as f64 >= r.busy_pct)
-            && x.power_w.is_some_and(|p| (p as f64) <= r.low_power_w)
-            && x.sm_clock_mhz
-                .is_some_and(|c| (c as f64) <= r.low_clock_mhz)
-            && x.thermal_flag != Some(true)
-    };
+    let stuck = |x: &ThermalSample| stuck(x, r);
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     for i in 0..=s.len() {

@@ -12,7 +12,7 @@ mod events;
 pub mod line_up;
 mod series;
 
-use events::{climbs, clock_change, flagged_events, low_power_spans};
+use events::{climbs, clock_change, flagged_events, low_power_seen, low_power_spans};
 use series::{plateau, slowdown};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -164,6 +164,8 @@ pub(super) struct Rules {
     pub(super) low_power_w: f64,
     pub(super) low_clock_mhz: f64,
     pub(super) busy_pct: f64,
+    pub(super) low_power_tolerance: f64,
+    pub(super) low_power_few: usize,
 }
 
 impl Rules {
@@ -175,6 +177,8 @@ impl Rules {
             low_power_w: r("low-power state power"),
             low_clock_mhz: r("low-power state clock"),
             busy_pct: r("low-power state busy"),
+            low_power_tolerance: r("low-power state tolerance"),
+            low_power_few: r("low-power state few samples") as usize,
             plateau_w: r("platform power plateau"),
             band_w: r("plateau band"),
             share: r("plateau share of loaded samples"),
@@ -296,6 +300,13 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
             }),
     };
     if !analysis.insufficient.is_empty() {
+        // Too few samples for a climb can still show the low-power state:
+        // it is a level (busy at ~30 W and under 900 MHz), not a trend.
+        if let Some(seen) = low_power_seen(&valid, &r) {
+            analysis.events = vec![seen];
+            analysis.verdict = ThermalVerdict::LowPowerState;
+            analysis.insufficient.clear();
+        }
         return analysis;
     }
     let mut climb_events = climbs(&valid, &r, r.sustained, r.climb);

@@ -43,6 +43,12 @@ pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
                 a.events.len(),
                 if a.reasons_sampled {
                     "reported by the sampled clock-event reasons (thermal slowdown active)"
+                } else if a
+                    .events
+                    .iter()
+                    .all(|e| e.kind == crate::calc::thermal::EventKind::ClockFallHot)
+                {
+                    "with the throttling signature: the SM clock falling while the GPU is at its hottest and power stays flat under the rated 240 W"
                 } else {
                     "with the throttling signature: temperature climbing while power stays flat under the rated 240 W"
                 }
@@ -185,6 +191,7 @@ pub fn thermal_evidence(a: &Analysis, k: &Knowledge) -> String {
             match e.kind {
                 EventKind::ReportedThermalSlowdown => "thermal slowdown reported",
                 EventKind::TempClimbFlatPower => "temperature climbing at flat power",
+                EventKind::ClockFallHot => "SM clock falling at flat power while hottest",
                 EventKind::LowPowerState => "busy at low power and low clock, no thermal flag",
             },
             datetime(e.start),

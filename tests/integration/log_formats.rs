@@ -169,6 +169,51 @@ fn a_few_samples_in_the_low_power_state_are_judged() {
     assert!(!out.contains("too few to judge"), "{out}");
 }
 
+/// Samples every 10 minutes (an excerpt an owner trimmed): no 10-minute
+/// window holds a 5 °C climb, but the SM clock falls 12 % at flat power
+/// while the GPU is at its hottest, and the log that prints a line every
+/// 10 minutes places the onset between its lines by the step count.
+#[test]
+fn a_clock_fall_while_hottest_is_throttling_and_a_sparse_onset_is_placed() {
+    let dir = crate::support::repo().join("tests/fixtures");
+    let out = crate::support::Headroom::new(tempfile::tempdir().unwrap().path())
+        .args(&[
+            "thermal",
+            dir.join("nvidia-smi-query-every-10-min-excerpt.csv")
+                .to_str()
+                .unwrap(),
+            "--train-log",
+            dir.join("train-log-stamped-step-time-every-10-min.log")
+                .to_str()
+                .unwrap(),
+        ])
+        .run()
+        .ok()
+        .stdout;
+    assert!(
+        out.contains("## Thermal check: thermal throttling"),
+        "{out}"
+    );
+    assert!(
+        out.contains("SM clock falling at flat power while hottest"),
+        "{out}"
+    );
+    // 250 steps in 600 s at 1.91 then 2.62 s/step: 77 steps at the old
+    // pace after 01:58:30 puts the onset at 02:00:57.
+    assert!(out.contains("from 02:00 (2026-01-15 02:00:57)"), "{out}");
+    assert!(out.contains("The slowdown matches"), "{out}");
+    // A clock that falls while the GPU is cool is not this event.
+    let k = Knowledge::embedded();
+    let s = samples(40, |i| {
+        let clock = if i < 20 { 2400.0 } else { 1900.0 };
+        (if i < 20 { 85.0 } else { 55.0 }, 97.0, clock, 97.0)
+    });
+    assert_ne!(
+        analyze(&s, None, k).verdict,
+        ThermalVerdict::ThermalThrottling
+    );
+}
+
 /// Regression: heat building too slowly to show in 10 minutes (+15 °C over
 /// 90 minutes at flat power) is still a climb.
 #[test]

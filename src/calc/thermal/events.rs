@@ -172,6 +172,64 @@ pub(super) fn climbs(
     out
 }
 
+/// The SM clock's median over a sustained window at least `clock_fall`
+/// under the window before it, at flat power (under the rating) and busy,
+/// while the temperature is within `hot_band` of the hottest sample.
+pub(super) fn clock_falls(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
+    let hottest = s.iter().filter_map(|x| x.temp_c).fold(f32::MIN, f32::max) as f64;
+    // A tenth of slack, so samples taken every 10 minutes with clock
+    // jitter still fall in the windows.
+    let window = r.sustained * 1.1;
+    let mut out: Vec<ThermalEvent> = Vec::new();
+    for (i, x) in s.iter().enumerate() {
+        let before: Vec<&ThermalSample> = s[..i].iter().filter(|y| y.t >= x.t - window).collect();
+        let after: Vec<&ThermalSample> =
+            s[i..].iter().take_while(|y| y.t <= x.t + window).collect();
+        if before.is_empty() || after.len() < 2 {
+            continue;
+        }
+        let clock = |w: &[&ThermalSample]| {
+            median(
+                w.iter()
+                    .filter_map(|y| y.sm_clock_mhz.map(f64::from))
+                    .collect(),
+            )
+        };
+        let (Some(was), Some(now)) = (clock(&before), clock(&after)) else {
+            continue;
+        };
+        let powers: Vec<f64> = before
+            .iter()
+            .chain(after.iter())
+            .filter_map(|y| y.power_w.map(f64::from))
+            .collect();
+        let mean = powers.iter().sum::<f64>() / powers.len().max(1) as f64;
+        let flat = !powers.is_empty()
+            && mean < r.rated_w
+            && powers.iter().all(|p| (p - mean).abs() <= mean * r.flat);
+        let busy = after
+            .iter()
+            .all(|y| y.util_pct.is_none_or(|u| u as f64 >= r.busy_pct));
+        let hot = median(
+            after
+                .iter()
+                .filter_map(|y| y.temp_c.map(f64::from))
+                .collect(),
+        )
+        .is_some_and(|t| t >= hottest - r.hot_band);
+        if was > 0.0 && (was - now) / was >= r.clock_fall && flat && busy && hot {
+            let run: Vec<ThermalSample> = after.iter().map(|y| **y).collect();
+            match out.last_mut() {
+                Some(e) if e.start <= run[0].t && e.end >= run[0].t => {
+                    e.end = e.end.max(run[run.len() - 1].t)
+                }
+                _ => out.push(event_from(EventKind::ClockFallHot, &run)),
+            }
+        }
+    }
+    out
+}
+
 /// Busy at very low power and clock with no thermal flag.
 fn stuck(x: &ThermalSample, r: &Rules) -> bool {
     x.util_pct.is_some_and(|u| u as f64 >= r.busy_pct)

@@ -12,7 +12,7 @@ mod events;
 pub mod line_up;
 mod series;
 
-use events::{climbs, clock_change, flagged_events, low_power_seen, low_power_spans};
+use events::{climbs, clock_change, clock_falls, flagged_events, low_power_seen, low_power_spans};
 use series::{plateau, slowdown};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,6 +71,8 @@ pub enum EventKind {
     TempClimbFlatPower,
     /// Busy at very low power and clock, no thermal flag.
     LowPowerState,
+    /// The SM clock falling at flat power while the GPU is at its hottest.
+    ClockFallHot,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -166,6 +168,8 @@ pub(super) struct Rules {
     pub(super) busy_pct: f64,
     pub(super) low_power_tolerance: f64,
     pub(super) low_power_few: usize,
+    pub(super) clock_fall: f64,
+    pub(super) hot_band: f64,
 }
 
 impl Rules {
@@ -179,6 +183,8 @@ impl Rules {
             busy_pct: r("low-power state busy"),
             low_power_tolerance: r("low-power state tolerance"),
             low_power_few: r("low-power state few samples") as usize,
+            clock_fall: r("clock fall"),
+            hot_band: r("hot band"),
             plateau_w: r("platform power plateau"),
             band_w: r("plateau band"),
             share: r("plateau share of loaded samples"),
@@ -318,6 +324,16 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
             .any(|c| c.start <= slow.end && c.end >= slow.start)
         {
             climb_events.push(slow);
+        }
+    }
+    // A climb sampled too sparsely to see in any window still shows where
+    // the clock falls at flat power while the GPU is at its hottest.
+    for fall in clock_falls(&valid, &r) {
+        if !climb_events
+            .iter()
+            .any(|c| c.start <= fall.end && c.end >= fall.start)
+        {
+            climb_events.push(fall);
         }
     }
     climb_events.sort_by(|a, b| a.start.total_cmp(&b.start));

@@ -67,13 +67,27 @@ pub(super) fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
             .take_while(|&j| j == i || train[j - 1].t < t0 + r.sustained)
             .collect();
         let lasts = train[n - 1].t - t0 >= r.sustained;
-        if lasts && window.len() >= 3 && window.iter().all(|&j| slow(rolling[j])) {
+        // A log printed every 10 minutes has two samples in the window: the
+        // second one ten minutes on is enough.
+        let spans =
+            window.len() >= 3 || window.len() == 2 && train[window[1]].t - t0 >= r.sustained * 0.9;
+        if lasts && spans && window.iter().all(|&j| slow(rolling[j])) {
             let after = median(train[i..].iter().map(|x| x.sec_per_step).collect())?;
             // A sample closes the steps since the one before it: the
             // slowdown began where those steps began.
+            // Between two lines, the steps ran at the old pace until the
+            // onset and at the new one after: the count and the time between
+            // the lines say where (fast × x + slow × (steps − x) = time).
             let onset = match i.checked_sub(1).map(|p| &train[p]) {
                 Some(prev) if train[i].step > prev.step => {
-                    (t0 - (train[i].step - prev.step) as f64 * train[i].sec_per_step).max(prev.t)
+                    let steps = (train[i].step - prev.step) as f64;
+                    let (fast, slow_s) = (baseline, train[i].sec_per_step);
+                    let at_old_pace = if slow_s > fast {
+                        ((slow_s * steps - (t0 - prev.t)) / (slow_s - fast)).clamp(0.0, steps)
+                    } else {
+                        0.0
+                    };
+                    (prev.t + at_old_pace * fast).min(t0)
                 }
                 _ => t0,
             };

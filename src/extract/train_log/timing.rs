@@ -104,6 +104,10 @@ impl Scanner {
         }
         // Lines that carry a stamp and a step.
         if self.stamped.len() >= 2 {
+            // A line that prints its own step time ("step_time 2.62s") is
+            // truer than the difference over the steps it skipped.
+            let printed: std::collections::HashMap<u64, f64> =
+                self.durations.iter().copied().collect();
             let mut out = Vec::new();
             for w in self.stamped.windows(2) {
                 let (t0, s0, _) = w[0];
@@ -115,9 +119,14 @@ impl Scanner {
                 }
                 // A stamped bar update carries its own pace: truer than the
                 // difference of counts rounded to three digits ("4.62kit").
-                let sec_per_step = match rate {
+                // A printed time far from the stamps' pace times something
+                // else (ESPnet's `iter_time` is the loader's wait).
+                let between = (s1 > s0).then(|| (t1 - t0) / (s1 - s0) as f64);
+                let printed = printed.get(&s1).copied().filter(|p| {
+                    between.is_some_and(|b| b > 0.0 && (b / 3.0..=b * 3.0).contains(p))
+                });
+                let sec_per_step = match rate.or(printed).or(between) {
                     Some(rate) => rate,
-                    None if s1 > s0 => (t1 - t0) / (s1 - s0) as f64,
                     None => continue,
                 };
                 out.push(TrainSample {
@@ -129,8 +138,9 @@ impl Scanner {
             // Each line's own stamp is the truest clock: its first line
             // counts as a point too, so it wins a tie with a bar whose
             // elapsed field says something else.
+            // and it beats durations summed from a start, which drift.
             candidates.push(Candidate {
-                points: self.stamped.len(),
+                points: self.stamped.len() + 1,
                 samples: out,
                 anchored: true,
                 how: Some("timestamped step lines".into()),

@@ -58,7 +58,8 @@ const KEEP_FILLER: &[&str] = &[
 pub(crate) const FILLER: &[&str] = &[
     "go", "ahead", "do", "it", "now", "please", "sure", "thanks", "that", "then", "stop", "them",
     "flush", "apply", "change", "let's", "lets", "with", "for", "give", "me", "the", "command",
-    "try", "proceed", "us", "run", "right", "away", "let", "s",
+    "try", "proceed", "us", "run", "right", "away", "let", "s", "unload", "kill", "evict", "both",
+    "all",
 ];
 
 /// Words that make a short answer a hedge, not a decision.
@@ -236,6 +237,13 @@ mod tests {
             "ok but actually no",
         ] {
             assert_eq!(approval(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_yes_that_repeats_the_unload_or_kill_is_a_yes() {
+        for text in ["ok unload them", "yes kill both", "sure, unload all"] {
+            assert_eq!(approval(text), Some(Approval::Yes), "{text}");
         }
     }
 

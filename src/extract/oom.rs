@@ -256,9 +256,12 @@ static FIXED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "still", "same", "same thing" on their own: the short form of "still OOMs".
+/// "still", "same", "same thing" on their own, or after the step said done
+/// ("flushed, same", "did it. still"): the short form of "still OOMs".
 static STILL_SHORT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^\s*(?:still|same|same thing|same again|same here|still the same|again)\s*[.!]*\s*$")
+    re(
+        r"(?i)^\s*(?:(?:ok(?:ay)?|done|did(?: it| that)?|flushed|ran it|restarted(?: it)?|relaunched(?: it)?|tried(?: it| that)?|rebooted)\s*[,.;:]?\s*(?:and\s+|but\s+)?)*(?:still|same|same thing|same again|same here|still the same|again)\s*[.!]*\s*$",
+    )
 });
 
 /// A failure in the owner's words: the run died, froze, hung, OOMed.
@@ -478,6 +481,16 @@ mod tests {
             Some(StepResult::Fixed)
         );
         assert_eq!(step_result("batch 2"), None);
+        // The step said done, then the short result.
+        for t in [
+            "flushed, same",
+            "did it. still",
+            "ok done, same again",
+            "relaunched and same",
+        ] {
+            assert_eq!(step_result(t), Some(StepResult::StillOom), "{t}");
+        }
+        assert_eq!(step_result("flushed, same batch as before?"), None);
         assert_eq!(already_did("I already halved the batch"), Some(Rung::Batch));
         assert_eq!(
             already_did("I already dropped packing to 1024"),

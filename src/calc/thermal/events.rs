@@ -181,10 +181,25 @@ pub(super) fn clock_falls(s: &[ThermalSample], r: &Rules) -> Vec<ThermalEvent> {
     // jitter still fall in the windows.
     let window = r.sustained * 1.1;
     let mut out: Vec<ThermalEvent> = Vec::new();
+    // Windows move forward with two indices, and a dense log (1 Hz) is
+    // judged every tenth of a window, not at every sample: a day of samples
+    // stays linear.
+    let (mut lo, mut hi) = (0usize, 0usize);
+    let mut next_t = f64::MIN;
     for (i, x) in s.iter().enumerate() {
-        let before: Vec<&ThermalSample> = s[..i].iter().filter(|y| y.t >= x.t - window).collect();
-        let after: Vec<&ThermalSample> =
-            s[i..].iter().take_while(|y| y.t <= x.t + window).collect();
+        if x.t < next_t {
+            continue;
+        }
+        next_t = x.t + r.sustained / 10.0;
+        while lo < i && s[lo].t < x.t - window {
+            lo += 1;
+        }
+        hi = hi.max(i);
+        while hi < s.len() && s[hi].t <= x.t + window {
+            hi += 1;
+        }
+        let before: Vec<&ThermalSample> = s[lo..i].iter().collect();
+        let after: Vec<&ThermalSample> = s[i..hi].iter().collect();
         if before.is_empty() || after.len() < 2 {
             continue;
         }

@@ -426,6 +426,22 @@ fn ladder_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abso
     false
 }
 
+/// The owner's words before a keep clause ("unload qwen3, but keep
+/// gpt-oss"): only these name what to unload.
+fn before_keep(lower: &str) -> &str {
+    KEEP_CLAUSE
+        .find(lower)
+        .map_or(lower, |m| &lower[..m.start()])
+}
+
+/// Do these lowercase words name the Ollama model, by its full name or the
+/// name before its tag (`gpt-oss` for `gpt-oss:120b`)?
+fn names_model(lower: &str, model: &str) -> bool {
+    let m = model.to_ascii_lowercase();
+    let base = m.split(':').next().unwrap_or(&m);
+    lower.contains(&m) || lower.contains(base)
+}
+
 /// Was a `config.json` pasted in this turn (the model set at this moment)?
 fn config_pasted_now(session: &Session, at: Timestamp) -> bool {
     session.facts.model.as_ref().is_some_and(|m| {
@@ -467,15 +483,10 @@ pub fn absorb_words(
         // "yes unload qwen3:8b, but keep gpt-oss": what follows a keep
         // word stays loaded, so only the words before it name the unload.
         let lower = text.to_ascii_lowercase();
-        let lower = KEEP_CLAUSE
-            .find(&lower)
-            .map_or(lower.as_str(), |m| &lower[..m.start()]);
+        let lower = before_keep(&lower);
         let named: Vec<String> = models
             .iter()
-            .filter(|m| {
-                let base = m.split(':').next().unwrap_or(m).to_ascii_lowercase();
-                lower.contains(&m.to_ascii_lowercase()) || lower.contains(&base)
-            })
+            .filter(|m| names_model(lower, m))
             .cloned()
             .collect();
         if !named.is_empty() && named.len() < models.len() {
@@ -502,11 +513,7 @@ pub fn absorb_words(
         let kept_words = text.to_ascii_lowercase()[keep.start()..].to_string();
         let rest: Vec<String> = models
             .iter()
-            .filter(|m| {
-                let m = m.to_ascii_lowercase();
-                let base = m.split(':').next().unwrap_or(&m);
-                !(kept_words.contains(&m) || kept_words.contains(base))
-            })
+            .filter(|m| !names_model(&kept_words, m))
             .cloned()
             .collect();
         if !rest.is_empty() && rest.len() < models.len() {
@@ -521,17 +528,10 @@ pub fn absorb_words(
     if session.pending.is_none() && !out.mixed && UNLOAD_WORDS.is_match(text) && !text.contains('?')
     {
         let lower = text.to_ascii_lowercase();
-        let before_keep = KEEP_CLAUSE
-            .find(&lower)
-            .map_or(lower.as_str(), |m| &lower[..m.start()]);
         let named: Vec<String> = crate::dialogue::pool_turn::ollama_models(session)
             .into_iter()
             .map(|m| m.name)
-            .filter(|m| {
-                let m = m.to_ascii_lowercase();
-                let base = m.split(':').next().unwrap_or(&m);
-                before_keep.contains(&m) || before_keep.contains(base)
-            })
+            .filter(|m| names_model(before_keep(&lower), m))
             .collect();
         if !named.is_empty() {
             let action = Action::Unload(named);

@@ -113,7 +113,7 @@ pub fn complete(
         }
     };
     let optimizer = choices.optimizer.unwrap_or_else(|| {
-        assumed.push(Assumption::new("AdamW", "optimizer AdamW with fp32 states"));
+        assumed.push(Assumption::new("AdamW", "optimizer AdamW (torch's: two states per trainable parameter, their bytes in the estimate)"));
         Optimizer::AdamW
     });
     let batch = choices.batch.unwrap_or_else(|| {

@@ -134,6 +134,14 @@ fn compose(
         }
         return reply;
     }
+    if a.stray_answer
+        && let Some(text) = a
+            .words
+            .as_deref()
+            .and_then(|w| crate::dialogue::remark::remark_reply(w, false))
+    {
+        return Reply::info(text);
+    }
     if a.stray_answer {
         // "no, keep it loaded" about a server or model in the pool: the
         // owner's decision, kept, though nothing was proposed.
@@ -157,8 +165,18 @@ fn compose(
     }
 
     if let Some(kind) = a.follow_up
-        && let Some(blocks) = crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind)
+        && let Some(mut blocks) =
+            crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind)
     {
+        // "so its heat? should i lower batch so it runs cooler?": the
+        // follow-up answers the first question, a domain row the second.
+        if let Some(words) = &a.words {
+            for text in answer_texts_except(&asked_sentences(words), k, &[]) {
+                if !blocks.iter().any(|b| b == &Block::Text(text.clone())) {
+                    blocks.push(Block::Text(text));
+                }
+            }
+        }
         return Reply::of(ReplyKind::Info, blocks);
     }
     let mut reply = Reply::of(ReplyKind::Info, Vec::new());
@@ -341,12 +359,7 @@ fn compose(
         // gradient_accumulation_steps 8" or "did the drop caches and
         // relaunched" name a topic without asking about it.
         let asked = if asks(words) {
-            crate::extract::intent::sentences(words)
-                .into_iter()
-                .filter(|s| s.intent != crate::extract::intent::Intent::Statement)
-                .map(|s| s.text)
-                .collect::<Vec<_>>()
-                .join(" ")
+            asked_sentences(words)
         } else {
             words.clone()
         };
@@ -442,6 +455,14 @@ fn compose(
     {
         return Reply::info(text);
     }
+    if reply.blocks.is_empty()
+        && let Some(text) = a
+            .words
+            .as_deref()
+            .and_then(|w| crate::dialogue::remark::remark_reply(w, session.pending.is_some()))
+    {
+        return Reply::info(text);
+    }
     if reply.blocks.is_empty() {
         if let Some(action) = &session.pending {
             return Reply {
@@ -455,6 +476,17 @@ fn compose(
         return not_understood(session, a);
     }
     reply
+}
+
+/// The sentences of a turn that ask something, joined: a domain answer is
+/// chosen from them, not from a statement beside them.
+fn asked_sentences(words: &str) -> String {
+    crate::extract::intent::sentences(words)
+        .into_iter()
+        .filter(|s| s.intent != crate::extract::intent::Intent::Statement)
+        .map(|s| s.text)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// "How much memory will it need?": the run in one line, with what it had
@@ -508,6 +540,22 @@ fn plan_part(
         .into_iter()
         .filter(|s| Some(*s) != solving)
         .collect();
+    let asked_for_plan = a.solve.is_some()
+        || matches!(
+            a.request,
+            Some(Request::Plan(_) | Request::NextStep | Request::Summary)
+        );
+    if !still.is_empty()
+        && !asked_for_plan
+        && !crate::dialogue::plan_turn::plan_begun(&session.facts)
+    {
+        // A setting said in passing ("train log (hf trainer)") or a `free`
+        // paste alone: noted, and the questionnaire waits for a run.
+        if a.updates.iter().any(|u| u.slot == SlotName::Free) {
+            reply.push(Block::Text(START_A_RUN.into()));
+        }
+        return;
+    }
     if !still.is_empty() {
         let lead = match a.solve {
             Some(what) => format!(
@@ -714,6 +762,9 @@ fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
 /// training ladder.
 const SERVER_FAILED: &str = "That is the inference server failing, not your training run, so the OOM ladder for training does not apply. The server's own knobs decide what it asks of the pool: for vLLM `--gpu-memory-utilization` (a fraction of what CUDA reports, claimed whole at start) and `--max-model-len`; for Ollama `OLLAMA_NUM_PARALLEL` and `OLLAMA_CONTEXT_LENGTH` (its KV cache grows with both) and `OLLAMA_MAX_LOADED_MODELS`. Paste the server's log around the failure (`journalctl -u ollama`, or vLLM's startup lines) and I will give each knob's figure against your run.";
 
+/// How to begin a plan, in one line, where the questionnaire would be noise.
+pub const START_A_RUN: &str = "To plan a run against it, tell me the run: model, method, batch and packing (\"QLoRA on Llama 3.1 70B, batch 1, packing 2048\"), or paste its trainer config.";
+
 /// Pastes no reader knows: said by their first line, with what is read.
 fn unread_note(first_lines: &[String]) -> String {
     let quoted: Vec<String> = first_lines.iter().map(|l| format!("\"{l}\"")).collect();
@@ -738,6 +789,11 @@ fn not_understood(session: &Session, a: &Absorbed) -> Reply {
         "I read \"{quoted}\" but found no run setting, question I can answer, or OOM/thermal report in it."
     ));
     let still = missing(&session.facts);
+    if !crate::dialogue::plan_turn::plan_begun(&session.facts) {
+        return reply.then(
+            "Ask what I can do, tell me a run to plan (\"QLoRA on Llama 3.1 70B, batch 1, packing 2048\"), or paste what the box printed (`free -g`, `ps aux`, an OOM traceback, the thermal sampler's log).",
+        );
+    }
     if still.is_empty() {
         reply.then(
             "Your run is complete: change any setting (\"batch 2\", \"packing 1024\"), ask \"what if …\", say \"full plan\", paste a fresh `free -g`, or ask what I can do. `/status` shows what I know.",

@@ -6,6 +6,11 @@ use crate::dialogue::session::{Session, age};
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
 
+const INTRO: &str = "headroom plans memory for a training run on this DGX Spark, works an OOM in the right order, tells whether a slowdown is thermal throttling, and checks who shares the memory pool. It never runs a command; it tells you what to run and reads what you paste.";
+
+/// A fresh start: one line on how to begin, not the whole questionnaire.
+const START: &str = "Tell me the run (\"QLoRA on Llama 3.1 70B, batch 1, packing 2048\"), or paste what the box printed: `free -g`, `ps aux`, an OOM traceback, a training log or the thermal sampler's log.";
+
 /// `absolute` turns a remembered data path into the absolute path of a
 /// regular file, or `None` for one that is gone (never listed).
 pub fn greeting(
@@ -70,10 +75,10 @@ pub fn greeting(
         });
     }
     if lines.is_empty() {
-        return format!(
-            "headroom plans memory for a training run on this DGX Spark, works an OOM in the right order, tells whether a slowdown is thermal throttling, and checks who shares the memory pool. It never runs a command; it tells you what to run and reads what you paste.\n\n{}",
-            ask_for(&still, &session.facts)
-        );
+        if crate::dialogue::plan_turn::plan_begun(&session.facts) {
+            return format!("{INTRO}\n\n{}", ask_for(&still, &session.facts));
+        }
+        return format!("{INTRO}\n\n{START}");
     }
     let mut md = format!("Welcome back.\n\n{}", lines.join("\n"));
     if let Some(stale) = stale_free(&session.facts, now, k) {

@@ -18,6 +18,7 @@ pub mod order_question;
 pub mod plan_turn;
 pub mod pool_turn;
 pub mod questions;
+pub mod remark;
 pub mod restated_yes;
 pub mod session;
 pub mod share_turn;

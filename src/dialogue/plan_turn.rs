@@ -16,6 +16,17 @@ use std::fmt::Write;
 /// The inputs a plan cannot be made without, in the seed's order. `free`
 /// is not among them: without it the plan uses an idle Spark's nominal
 /// budget and says so.
+/// Has the owner begun describing a run? A framework named beside a log,
+/// or a `free` paste alone, is not a run to ask the rest of.
+pub fn plan_begun(facts: &Facts) -> bool {
+    facts.model.is_some()
+        || facts.method.is_some()
+        || facts.dtype.is_some()
+        || facts.batch.is_some()
+        || facts.pack.is_some()
+        || facts.objective.is_some()
+}
+
 pub fn missing(facts: &Facts) -> Vec<SlotName> {
     let mut out = Vec::new();
     if facts.model.is_none() {

@@ -9,7 +9,7 @@ pub fn matching<'k>(text: &str, k: &'k Knowledge) -> Vec<&'k DomainAnswer> {
     let lower = text.to_ascii_lowercase();
     k.answers
         .iter()
-        .filter(|a| a.keywords.iter().any(|w| lower.contains(w.as_str())))
+        .filter(|a| a.keywords.iter().any(|w| w.found_in(&lower)))
         .take(3)
         .collect()
 }

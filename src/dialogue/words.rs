@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 
 static NO_FREE_NOW: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(can'?t|cannot|can not|unable to|no way to)\b.{0,30}\b(paste|run|get|give)\b.{0,30}\bfree\b|\bbox is idle\b|\bnothing else (?:is )?running\b",
+        r"(?i)\b(can'?t|cannot|can not|unable to|no way to)\b.{0,30}\b(paste|run|get|give)\b.{0,30}\bfree\b|\b(?:don'?t|do not|didn'?t|haven'?t)\s+(?:have|got)\b.{0,25}\bfree\b|\bno\s+`?free`?(?:\s+-[gh])?\s+(?:output|paste|here)\b|\bbox is idle\b|\bnothing else (?:is )?running\b",
     )
 });
 

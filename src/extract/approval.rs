@@ -95,6 +95,12 @@ fn words(t: &str) -> Vec<String> {
 /// Yes, no, or a yes with exceptions, when the whole turn is one short
 /// typed answer. A question ("ok, what would that stop?") or a hedge ("go,
 /// wait no") is not an answer.
+static ACKNOWLEDGED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"^(?:ok(?:ay)?|great|cool|nice|perfect|alright|got it|understood)[\s,]+(?:thx|thanks|thank you|ty|cheers)(?:\s+(?:a lot|so much))?[\s!.:)]*$",
+    )
+});
+
 pub fn approval(text: &str) -> Option<Approval> {
     let t = text.trim();
     if t.contains('\n') || t.chars().count() > 60 || t.contains('?') {
@@ -105,6 +111,10 @@ pub fn approval(text: &str) -> Option<Approval> {
         return None;
     }
     let norm = norm.trim_end_matches(['.', '!']).trim().to_string();
+    // "ok thanks", "great, thank you": thanks for the answer, not consent.
+    if ACKNOWLEDGED.is_match(&norm) {
+        return None;
+    }
     let mut first = norm
         .split([',', '.', '!', ';'])
         .next()
@@ -220,6 +230,9 @@ mod tests {
         assert_eq!(answer("Yes, go ahead."), Some(Answer::Yes));
         assert_eq!(answer("no"), Some(Answer::No));
         assert_eq!(answer("No, thanks"), Some(Answer::No));
+        assert_eq!(answer("yes thanks"), Some(Answer::Yes));
+        assert_eq!(answer("ok thanks"), None);
+        assert_eq!(answer("great, thank you!"), None);
         assert_eq!(answer("batch 2"), None);
         assert_eq!(answer("nah keep it"), Some(Answer::No));
         assert_eq!(answer("no, leave it as is"), Some(Answer::No));

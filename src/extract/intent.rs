@@ -51,7 +51,7 @@ pub enum FollowUp {
 
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what (?:would|should|do|could) (?:you|i|we) (?:change|do|try|tweak|adjust)|what (?:to|should i) change|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop|what (?:number|value|fraction|setting|cap) should (?:he|she|i|we|they) (?:use|set|pick|give it)|how (?:low|far|much) should (?:he|she|i|we|they) (?:lower|drop|cut|set) it)\b",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:how (?:do|can|could|should|would) (?:i|we|you) (?:stop|fix|avoid|prevent|reduce|solve|deal with|get rid of|handle|cure|resolve|improve)|how to (?:stop|fix|avoid|prevent|solve|deal with)|what (?:can|could|should|do) (?:i|we) do(?: about (?:it|that|this))?|what do you (?:suggest|recommend|advise)|what (?:would|should|do|could) (?:you|i|we) (?:change|do|try|tweak|adjust)|what (?:to|should i) change|(?:what (?:i|we) (?:do|should do|can do)|what to do)(?: now| next)?\s*[?.!]*\s*$|what now|now what|what next|could it be|might it be|is it because|was it because|could that be|what(?:'s| is) next|what should i do(?: now| next)?|any (?:fix|advice|suggestions?|ideas?)|what(?:'s| is) the fix|can (?:i|we|it) (?:be )?(?:fix|stop|avoid|prevent)(?:ed)?(?: it| that| this)?|how do i make it stop|what (?:number|value|fraction|setting|cap) should (?:he|she|i|we|they) (?:use|set|pick|give it)|how (?:low|far|much) should (?:he|she|i|we|they) (?:lower|drop|cut|set) it)\b",
     )
 });
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
@@ -61,7 +61,7 @@ static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter|(?:are you )?sure\s*[?!]|(?:are you )?sure (?:it|that|this|they|we|i) (?:fits?|works?|will fit|will work|can run|is (?:ok(?:ay)?|fine|right))\s*[?!]|(?:it'?s|its|that'?s|thats|this is) (?:bad|good|ok(?:ay)?|normal|fine|a problem|an issue|broken|expected)\s*\?|(?:is (?:it |that |this )?)?(?:a )?problem\s*\?|(?:is it|it'?s|its|is that) (?:the )?(?:heat|thermal|throttling|temperature|power)\s*\?|really\s*\?|(?:now\s+)?(?:it is|is it|it's|does it|will it) (?:fits?|fitting)(?: well| now| ok(?:ay)?)?\s*\?)",
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:so\s*[?.!]*\s*$|so what\b|and\s*\?|is (?:that|this|it) (?:bad|good|ok(?:ay)?|normal|a problem|serious|expected|fine|an issue|worrying|a concern)|should i (?:be )?worr(?:y|ied)|do i need to worry|what does (?:that|this|it) (?:mean|tell (?:you|me)|say|imply)|what do you make of (?:that|this|it)|meaning\s*\?|how bad is (?:it|that|this)|does (?:that|this|it) matter|(?:are you )?sure\s*[?!]|(?:are you )?sure (?:it|that|this|they|we|i) (?:fits?|works?|will fit|will work|can run|is (?:ok(?:ay)?|fine|right))\s*[?!]|(?:it'?s|its|that'?s|thats|this is) (?:bad|good|ok(?:ay)?|normal|fine|a problem|an issue|broken|expected)\s*\?|(?:is (?:it |that |this )?)?(?:a )?problem\s*\?|(?:is it|it'?s|its|is that) (?:the )?(?:heat|thermal|throttling|temperature|power)\s*\?|really\s*\?|(?:(?:is|it'?s|its) (?:it |that |this )?)?(?:too |very |really )?(?:tight|close|risky|enough|cutting it close)\s*\?|(?:now\s+)?(?:it is|is it|it's|does it|will it) (?:fits?|fitting)(?: well| now| ok(?:ay)?)?\s*\?)",
     )
 });
 
@@ -189,7 +189,7 @@ static ASSUMPTIONS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NEXT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|what else (?:can|could|should|do) i (?:do|try)|any other (?:options?|ideas?|way)|what are my options|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
+        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|(?:what (?:i|we) (?:do|try|can do)|what to do)(?: now| next)?\s*[?.!]*\s*$|what else (?:can|could|should|do) i (?:do|try)|any other (?:options?|ideas?|way)|what are my options|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
     )
 });
 static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,5 +1,12 @@
 //! knowledge/questions.md: the answers to plain domain questions, each with
 //! the keywords that select it and its source.
+//!
+//! A keyword is a phrase found anywhere in the question, or a concept:
+//! word groups joined by `+`, alternatives by `/`, a trailing `*` for a
+//! word's prefix ("power/watt*+stuck/never/brick"). A concept selects
+//! when one sentence holds a word of every group, in any order, so "is my
+//! power brick broken" and "the power never goes above 95W" need no
+//! phrase of their own.
 
 use crate::knowledge::table::parse_tables_with_markup;
 
@@ -8,7 +15,7 @@ const QUESTIONS_MD: &str = include_str!("../../knowledge/questions.md");
 #[derive(Debug, Clone, PartialEq)]
 pub struct DomainAnswer {
     pub topic: String,
-    pub keywords: Vec<String>,
+    pub keywords: Vec<Keyword>,
     /// Markdown prose, shown as written.
     pub answer: String,
     pub source: String,
@@ -24,11 +31,12 @@ pub fn parse_answers() -> Result<Vec<DomainAnswer>, String> {
     table
         .rows()
         .map(|row| {
-            let keywords: Vec<String> = row
+            let keywords: Vec<Keyword> = row
                 .get("keywords")
                 .split(',')
                 .map(|w| w.trim().to_ascii_lowercase())
                 .filter(|w| !w.is_empty())
+                .map(|w| Keyword::parse(&w))
                 .collect();
             if keywords.is_empty() || row.get("answer").is_empty() {
                 return Err(format!(
@@ -45,4 +53,103 @@ pub fn parse_answers() -> Result<Vec<DomainAnswer>, String> {
             })
         })
         .collect()
+}
+
+/// One selector of a row: a phrase, or a concept of word groups.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Keyword {
+    Phrase(String),
+    /// Every group needs one of its words in the same sentence.
+    Concept(Vec<Vec<Word>>),
+}
+
+/// A word of a concept: whole, or a prefix (`temp*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Word {
+    text: String,
+    prefix: bool,
+}
+
+impl Keyword {
+    fn parse(w: &str) -> Keyword {
+        if !w.contains('+') {
+            return Keyword::Phrase(w.to_string());
+        }
+        let groups = w
+            .split('+')
+            .map(|g| {
+                g.split('/')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(|a| Word {
+                        prefix: a.ends_with('*'),
+                        text: a.trim_end_matches('*').to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        Keyword::Concept(groups)
+    }
+
+    /// Does the lower-cased question hold this keyword?
+    pub fn found_in(&self, lower: &str) -> bool {
+        match self {
+            Keyword::Phrase(p) => lower.contains(p.as_str()),
+            Keyword::Concept(groups) => lower.split(['.', '?', '!', ';', '\n']).any(|sentence| {
+                let words = words_of(sentence);
+                groups.iter().all(|group| {
+                    group.iter().any(|a| {
+                        words
+                            .iter()
+                            .any(|w| w == &a.text || a.prefix && w.starts_with(a.text.as_str()))
+                    })
+                })
+            }),
+        }
+    }
+}
+
+/// A sentence's words, a figure split from its unit ("95w" is "95", "w").
+fn words_of(sentence: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in sentence.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
+        let mut current = String::new();
+        let mut digits = None;
+        for c in token.chars() {
+            let is_digit = c.is_ascii_digit();
+            if digits.is_some_and(|d| d != is_digit) && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            digits = Some(is_digit);
+            current.push(c);
+        }
+        if !current.is_empty() {
+            out.push(current);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_concept_needs_every_group_in_one_sentence() {
+        let k = Keyword::parse("power/watt*/w+stuck/never/brick");
+        assert!(k.found_in("the power never goes above 95w"));
+        assert!(k.found_in("is my power brick broken??"));
+        assert!(k.found_in("it sits at 95w and never moves"));
+        assert!(!k.found_in("power it down. it never crashed"));
+        assert!(!k.found_in("the wattage is fine"));
+        let t = Keyword::parse("temp*+how");
+        assert!(t.found_in("how do i get temperatures"));
+        assert!(!t.found_in("how do i get the clock"));
+    }
+
+    #[test]
+    fn a_phrase_is_found_anywhere() {
+        assert!(Keyword::parse("drop caches").found_in("can i drop caches now"));
+        assert!(!Keyword::parse("drop caches").found_in("drop the caches"));
+    }
 }

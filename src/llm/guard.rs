@@ -200,17 +200,83 @@ fn glued_placeholder(phrased: &str, template: &str) -> Option<String> {
     None
 }
 
-/// The content words of each gap between placeholders, lowercased.
+/// The content words of each gap between placeholders, lowercased, with
+/// contractions spelled out and plain synonyms read as one word, so "it's"
+/// is "it is" and "alongside" is "beside" on both sides.
 fn gaps(text: &str) -> Vec<Vec<String>> {
     crate::llm::template::PLACEHOLDER
         .split(text)
         .map(|gap| {
+            let gap = same_meaning(&gap.to_lowercase().replace('’', "'"));
             gap.split(|c: char| !c.is_alphanumeric() && c != '\'')
-                .map(str::to_lowercase)
+                .flat_map(spelled_out)
                 .filter(|w| w.chars().count() >= 3 && !COMMON.contains(&w.as_str()))
                 .collect()
         })
         .collect()
+}
+
+/// Plain rewordings that keep the meaning, each read as the template's
+/// word. None of them is a figure, verdict, decision or negation: those are
+/// judged by their own rules before this.
+const SAME_MEANING: &[(&str, &str)] = &[
+    ("got it", "noted"),
+    ("understood", "noted"),
+    ("recorded", "noted"),
+    ("taking note", "noted"),
+    ("alongside", "beside"),
+    ("next to", "beside"),
+    ("packing length", "pack"),
+    ("packing", "pack"),
+    ("batch size", "batch"),
+    ("judgement", "call"),
+    ("judgment", "call"),
+    ("decision", "call"),
+    ("choice", "call"),
+    ("during", "mid"),
+    ("explain", "tell"),
+    ("background", "context"),
+    ("because", "so"),
+    ("since", "so"),
+];
+
+fn same_meaning(gap: &str) -> String {
+    let mut out = gap.to_string();
+    for (from, to) in SAME_MEANING {
+        out = crate::extract::re(&format!(r"\b{}\b", regex::escape(from)))
+            .replace_all(&out, *to)
+            .into_owned();
+    }
+    out
+}
+
+/// "isn't" is "is not", "you're" is "you are", "job's" is "job".
+fn spelled_out(token: &str) -> Vec<String> {
+    let t = token.trim_matches('\'');
+    for (end, word) in [
+        ("n't", "not"),
+        ("'re", "are"),
+        ("'ll", "will"),
+        ("'ve", "have"),
+        ("'d", "would"),
+    ] {
+        if let Some(base) = t.strip_suffix(end) {
+            let base = match base {
+                "wo" => "will",
+                "ca" => "can",
+                b => b,
+            };
+            return vec![base.to_string(), word.to_string()];
+        }
+    }
+    if let Some(base) = t.strip_suffix("'s") {
+        // "it's" is "it is"; "job's" is the job.
+        return match base {
+            "it" | "that" | "there" | "here" | "what" => vec![base.into(), "is".into()],
+            _ => vec![base.into()],
+        };
+    }
+    vec![t.to_string()]
 }
 
 /// A content word of the template missing from its gap in the phrasing:

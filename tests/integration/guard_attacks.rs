@@ -267,7 +267,13 @@ fn every_recorded_hostile_answer_is_refused() {
     // set was fitted against; fewer means the guard got stricter than it was.
     // The first set's a105 adds the plain word "output": refused since the
     // second set's added-word rule (only connectives may be added).
-    for (set, least_faithful) in [("attacks/attacks.jsonl", 1), ("attacks/attacks2.jsonl", 24)] {
+    // The third set's synonyms and contractions ("alongside", "it's",
+    // "batch size") are read as the template's words since it was measured.
+    for (set, least_faithful) in [
+        ("attacks/attacks.jsonl", 5),
+        ("attacks/attacks2.jsonl", 24),
+        ("attacks/attacks3.jsonl", 21),
+    ] {
         let mut accepted_faithful = 0;
         for line in fixture(set).lines() {
             let case: serde_json::Value = serde_json::from_str(line).unwrap();

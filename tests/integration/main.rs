@@ -13,6 +13,7 @@ mod layering;
 mod llm;
 mod llm_server;
 mod log_formats;
+mod loose_turns;
 mod no_spawn;
 mod objective_ladder;
 mod one_screen;

@@ -6,7 +6,7 @@
 use crate::support::{BIN, Headroom, fixture, repo};
 
 /// The end of the fresh-start greeting: what follows is the first reply.
-const GREETING_END: &str = "Say them in any order, in one message or several.\n\n";
+const GREETING_END: &str = "thermal sampler's log.\n\n";
 
 fn piped_at_80(dir: &std::path::Path, stdin: &str) -> String {
     Headroom::new(dir)
@@ -297,7 +297,8 @@ fn after_forget_all_a_restart_is_a_fresh_start() {
     let out = Headroom::new(dir.path()).run().ok().stdout;
     assert!(!out.contains("Welcome back"), "{out}");
     assert!(!out.contains("remember"), "{out}");
-    assert!(out.contains("To plan this run I still need"), "{out}");
+    assert!(out.contains("Tell me the run"), "{out}");
+    assert!(!out.contains("To plan this run I still need"), "{out}");
 }
 
 #[test]

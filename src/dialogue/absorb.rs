@@ -205,9 +205,32 @@ impl Absorbed {
 
 pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
     let f = &session.facts;
+    // A mid-step OOM is judged on the step's peak: when loading binds the
+    // plan, a smaller batch still lowers the step that failed. (A mid-load
+    // OOM keeps the ladder's order: step 2 is proposed, with its caveat.)
+    let mid_step = session
+        .ladder
+        .as_ref()
+        .is_some_and(|l| l.phase == Some(crate::extract::oom::Phase::MidStep));
     let peak = |facts: &crate::dialogue::facts::Facts| {
-        crate::dialogue::plan_turn::build_plan(facts, k).map(|(p, _)| p.estimate.total_centi_gb)
+        crate::dialogue::plan_turn::build_plan(facts, k).map(|(p, _)| {
+            if mid_step {
+                p.estimate.step_centi_gb
+            } else {
+                p.estimate.total_centi_gb
+            }
+        })
     };
+    let moment = if mid_step { "training step" } else { "run" };
+    let weights_over = crate::dialogue::plan_turn::build_plan(f, k).and_then(|(p, _)| {
+        let weights = p
+            .estimate
+            .terms
+            .iter()
+            .find(|t| t.key == "weights")?
+            .centi_gb;
+        (weights >= p.budget.centi_gb).then_some((weights, p.budget.centi_gb))
+    });
     let bf16_lora = if f
         .method
         .as_ref()
@@ -247,6 +270,8 @@ pub fn run_shape(session: &Session, k: &Knowledge) -> RunShape {
         weights_centi,
         cuda_gib: k.spark("memory CUDA reports").value,
         now_centi: peak(f),
+        moment,
+        weights_over,
         after_centi: Rung::ALL.map(|r| {
             (r != Rung::Flush)
                 .then(|| peak(&changed_facts(f, r, Timestamp::UNIX_EPOCH)))

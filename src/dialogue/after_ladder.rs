@@ -52,6 +52,14 @@ fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
             "adamw_8bit",
         ));
     }
+    // A 16-bit base that does not fit: its 4-bit form is the next change.
+    if matches!(method, Some(Method::Lora | Method::Full)) {
+        options.push(option(
+            "QLoRA (a 4-bit base)",
+            Slot::Method(Method::Qlora),
+            "QLoRA",
+        ));
+    }
     if method == Some(Method::Full) {
         options.push(option(
             "LoRA instead of a full fine-tune",
@@ -82,9 +90,17 @@ fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
 /// After all three rungs: one more change, a smaller model, or two Sparks.
 pub fn after_ladder(session: &Session, k: &Knowledge) -> String {
     let facts = &session.facts;
-    let mut md = String::from(
-        "The ladder is done and the OOM persists. What is left, each planned on its own (say \"what if …\" to see one beside your run):\n\n",
-    );
+    // Every step skipped (weights over the budget): none was tried.
+    let none_applies = session.ladder.as_ref().is_some_and(|l| {
+        l.own_rungs()
+            .all(|(_, s)| matches!(s, crate::dialogue::ladder::RungStatus::Skipped(_)))
+    });
+    let lead = if none_applies {
+        "No step of the ladder can help this run. What can, each planned on its own"
+    } else {
+        "The ladder is done and the OOM persists. What is left, each planned on its own"
+    };
+    let mut md = format!("{lead} (say \"what if …\" to see one beside your run):\n\n");
     for line in one_change(facts, k) {
         let _ = writeln!(md, "{line}");
     }

@@ -76,6 +76,16 @@ pub fn respond_with(
         || absorbed.ollama
         || absorbed.narrowed_unload.is_some();
     let mut reply = compose(session, &absorbed, now, k, files);
+    // Two readings in one turn (the owner's "killed while loading" and the
+    // kernel's OOM line) may each bring the ladder's next step: say it once.
+    let mut seen: Vec<Block> = Vec::new();
+    reply.blocks.retain(|b| {
+        let repeat = seen.contains(b);
+        if !repeat {
+            seen.push(b.clone());
+        }
+        !repeat
+    });
     // A reply that is itself about what is waiting needs no reminder.
     let restated = reply.kind == ReplyKind::Ask
         && reply.verdict.is_none()
@@ -363,6 +373,9 @@ fn compose(
         } else {
             words.clone()
         };
+        if let Some(why) = flush_cannot_help(session, &asked, k) {
+            reply.push(Block::Text(why));
+        }
         for text in answer_texts_except(&asked, k, &covered) {
             if !reply.blocks.iter().any(|b| b == &Block::Text(text.clone())) {
                 reply.push(Block::Text(text));
@@ -476,6 +489,21 @@ fn compose(
         return not_understood(session, a);
     }
     reply
+}
+
+/// "can i just drop caches and retry?" when the ladder skipped the flush:
+/// why it cannot help this run, before what a flush does.
+fn flush_cannot_help(session: &Session, asked: &str, k: &Knowledge) -> Option<String> {
+    let ladder = session.ladder.as_ref()?;
+    let crate::dialogue::ladder::RungStatus::Skipped(why) =
+        ladder.status(crate::extract::oom::Rung::Flush)
+    else {
+        return None;
+    };
+    crate::dialogue::questions::matching(asked, k)
+        .iter()
+        .any(|a| a.topic == "flush")
+        .then(|| format!("Not for this OOM: {why}."))
 }
 
 /// The sentences of a turn that ask something, joined: a domain answer is

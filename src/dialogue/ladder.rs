@@ -172,6 +172,11 @@ pub struct RunShape {
     /// the peak is not proposed.
     pub now_centi: Option<u64>,
     pub after_centi: [Option<u64>; Rung::ALL.len()],
+    /// The moment those peaks are of: the OOM's phase, or the binding one.
+    pub moment: &'static str,
+    /// The weights and the budget, hundredths of a GB, when the weights
+    /// alone do not fit: no flush, packing or batch makes room for them.
+    pub weights_over: Option<(u64, u64)>,
 }
 
 /// GB a colocated vLLM claims per unit of `vllm_gpu_memory_utilization`
@@ -287,7 +292,8 @@ fn no_lower(rung: Rung, run: RunShape) -> Option<String> {
                 crate::calc::units::show_centi(now)
             ),
             _ => format!(
-                "the estimator puts the run at {} GB with it, not below the {} GB it is now",
+                "the estimator puts the {} at {} GB with it, not below the {} GB it is now",
+                run.moment,
                 crate::calc::units::show_centi(after),
                 crate::calc::units::show_centi(now)
             ),
@@ -298,6 +304,20 @@ fn no_lower(rung: Rung, run: RunShape) -> Option<String> {
 
 fn own_reason(rung: Rung, run: RunShape) -> Option<String> {
     let full = run.method == Some(Method::Full);
+    if let Some((weights, budget)) = run.weights_over
+        && matches!(rung, Rung::Flush | Rung::Packing | Rung::Batch)
+    {
+        return Some(format!(
+            "the weights alone are {} GB, over the {} GB budget, and {} cannot make room for them",
+            crate::calc::units::show_centi(weights),
+            crate::calc::units::show_centi(budget),
+            match rung {
+                Rung::Flush => "a flush (it returns page cache)",
+                Rung::Packing => "a shorter packing",
+                _ => "a smaller batch",
+            }
+        ));
+    }
     match (rung, run.objective) {
         (Rung::Generations, Objective::Rl { generations, .. })
             if generations <= FEWEST_GENERATIONS =>
@@ -402,6 +422,8 @@ mod tests {
             cuda_gib: 121.69,
             now_centi: None,
             after_centi: [None; Rung::ALL.len()],
+            moment: "run",
+            weights_over: None,
         }
     }
 
@@ -435,6 +457,25 @@ mod tests {
         );
         assert_eq!(advance(&mut l, shape()), None);
         assert_eq!(l.awaiting, Awaiting::DidFlush);
+    }
+
+    #[test]
+    fn weights_over_the_budget_skip_every_step_that_cannot_make_room() {
+        let mut l = ladder();
+        let run = RunShape {
+            method: Some(Method::Lora),
+            weights_over: Some((14111, 11948)),
+            ..shape()
+        };
+        assert_eq!(advance(&mut l, run), None);
+        for rung in [Rung::Flush, Rung::Packing, Rung::Batch] {
+            assert!(
+                matches!(l.status(rung), RungStatus::Skipped(why) if why.contains("141.11 GB, over the 119.48 GB budget")),
+                "{rung:?}: {:?}",
+                l.status(rung)
+            );
+        }
+        assert_eq!(l.awaiting, Awaiting::Exhausted);
     }
 
     #[test]

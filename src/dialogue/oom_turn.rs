@@ -432,14 +432,27 @@ pub fn load_note(session: &Session, k: &Knowledge) -> Option<String> {
     if ladder.phase != Some(Phase::MidLoad) {
         return None;
     }
-    let figure = build_plan(&session.facts, k)
-        .map(|(plan, _)| {
+    let plan = build_plan(&session.facts, k).map(|(plan, _)| plan);
+    let figure = plan
+        .as_ref()
+        .map(|plan| {
             format!(
                 " For this run the estimator puts the load-time peak at {}.",
                 plan.estimate.load.formula
             )
         })
         .unwrap_or_default();
+    // Weights that alone exceed the budget are no transient to flush away.
+    if let Some(plan) = &plan
+        && let Some(w) = plan.estimate.terms.iter().find(|t| t.key == "weights")
+        && w.centi_gb >= plan.budget.centi_gb
+    {
+        return Some(format!(
+            "This is not a transient: the weights alone are {} GB, more than the {} GB budget, so this model cannot load on one Spark at this precision, whatever the packing or batch, and a flush cannot make room for it.{figure}",
+            crate::calc::units::show_centi(w.centi_gb),
+            crate::calc::units::show_centi(plan.budget.centi_gb)
+        ));
+    }
     Some(format!(
         "A mid-load OOM is the load-time transient: loading safetensors mmaps each shard (page cache) and copies it into CUDA tensors, and on a Spark both count against the one pool at once, on top of the pages of shards already read.{figure}"
     ))
@@ -577,6 +590,12 @@ pub fn oom_blocks(session: &Session, event: &OomEvent, k: &Knowledge) -> Vec<Blo
                     figures,
                     plan.as_ref(),
                 ));
+            }
+            // More of the same OOM changes no step: the ladder in one line,
+            // not reprinted.
+            if !matches!(ladder.awaiting, Awaiting::Approval(_)) {
+                push("This changes no step of the OOM ladder above.".into());
+                return out;
             }
         }
         OomEvent::PhaseSet => push(format!(

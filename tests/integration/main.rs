@@ -17,6 +17,7 @@ mod loose_turns;
 mod no_spawn;
 mod objective_ladder;
 mod one_screen;
+mod oom_out_of_reach;
 mod oom_pool;
 mod paraphrases;
 mod pending_turns;

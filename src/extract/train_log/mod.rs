@@ -801,6 +801,9 @@ pub fn read_train_log_with(
 
 /// True when a paste is thermal samples / a training log.
 pub fn looks_like_train_paste(text: &str) -> bool {
+    if setup_bars_only(text) {
+        return false;
+    }
     let several = text.lines().count() >= 2
         && (text.contains("it/s]")
             || text.contains("s/it]")
@@ -813,6 +816,23 @@ pub fn looks_like_train_paste(text: &str) -> bool {
         || PROGRESS_BAR.is_match(text)
         || steps_in(text)
 }
+
+/// Progress bars of the set-up before training ("Loading checkpoint
+/// shards: 63%|…| 19/30 [02:41<01:33, 8.50s/it]", "Map: 100%|…"): every
+/// bar in the paste is one, so it holds no training step.
+fn setup_bars_only(text: &str) -> bool {
+    let mut bars = text
+        .lines()
+        .filter(|l| l.contains("it/s") || l.contains("s/it"))
+        .peekable();
+    bars.peek().is_some() && bars.all(|l| SETUP_BAR.is_match(l))
+}
+
+static SETUP_BAR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)(?:loading checkpoint shards|loading (?:dataset )?shards|downloading|fetching \d+ files|^\s*map(?: \(num_proc=\d+\))?|tokeniz\w*|generating \w+ split|resolving data files|filter\w*|extracting|converting|saving the dataset|applying chat template|loading weights)[^|:%]{0,40}:?\s*\d+%",
+    )
+});
 
 /// Lines of any trainer the scanner reads steps and times from (`step=1000
 /// … step_time=0.524s`, JSON lines, stamped step lines): a log, whatever

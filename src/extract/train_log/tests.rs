@@ -386,3 +386,18 @@ fn steps_and_durations_of_more_trainers() {
     assert_eq!(f.elapsed, Some(3850.0));
     assert_eq!(text_fields("total: 5000\tsteps: 12").elapsed, None);
 }
+
+#[test]
+fn set_up_progress_bars_are_no_training_log() {
+    for text in [
+        "Loading checkpoint shards:  63%|██████▎   | 19/30 [02:41<01:33,  8.50s/it]Killed",
+        "Map: 100%|██████████| 51760/51760 [00:05<00:00, 9120.33 examples/s]\nTokenizing train dataset: 100%|██████████| 1000/1000 [00:01<00:00, 812.11it/s]",
+        "Downloading shards: 100%|██████████| 4/4 [03:12<00:00, 48.10s/it]",
+    ] {
+        assert!(!super::looks_like_train_paste(text), "{text}");
+    }
+    // A training bar beside them is still a log.
+    assert!(super::looks_like_train_paste(
+        "Loading checkpoint shards: 100%|██████████| 4/4 [00:04<00:00,  1.10s/it]\n 13%|█         | 300/2250 [44:00<4:46:29,  8.81s/it]"
+    ));
+}

@@ -24,6 +24,8 @@ pub struct AnchorComparison {
     /// The packing length the anchor was stated at.
     pub pack: u64,
     pub method: String,
+    /// The anchor model's parameter count, to match runs of its size.
+    pub params: u64,
 }
 
 /// The anchor's set-up as a plan input (batch 1, checkpointing on, rank 16
@@ -65,6 +67,7 @@ fn compare(anchor: &Anchor, k: &Knowledge) -> Option<AnchorComparison> {
         weights_centi_gb: est.centi("weights"),
         pack: anchor.pack,
         method: anchor.method.clone(),
+        params: input.model.params,
         setup: format!(
             "{} {}, {} weights, {}, batch 1, pack {}, checkpointing on{}",
             input.model.display,

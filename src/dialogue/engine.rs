@@ -661,7 +661,7 @@ fn memory_note(session: &Session) -> Option<String> {
     let cache = r.buff_cache_bytes?;
     let gb = |b: f64| show_centi((b / 1e7).floor() as u64);
     Some(format!(
-        "From your paste: available {} GB is what the kernel can give (page cache it can reclaim included; the budget is this less the reserve); free right now, without reclaim, is {} GB; page cache (buff/cache) {} GB is what a flush (OOM ladder step 1, needs root) would return. On GB10 `nvidia-smi` shows no memory and CUDA's free figure leaves the page cache out, so neither is the budget.",
+        "From your paste: available {} GB is what the kernel can give (page cache it can reclaim included; the budget is this less the reserve); free right now, without reclaim, is {} GB; page cache (buff/cache) {} GB is what a flush would return (OOM ladder step 1: root, between runs only, and only with your yes). On GB10 `nvidia-smi` shows no memory and CUDA's free figure leaves the page cache out, so neither is the budget.",
         gb(r.available_bytes),
         gb(r.free_bytes?),
         gb(cache)

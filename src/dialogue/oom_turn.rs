@@ -250,7 +250,7 @@ pub fn applied(rung: Rung, facts: &Facts, k: &Knowledge) -> (String, Vec<String>
             let c = k.command("drop-caches").command.clone();
             (
                 format!(
-                    "Approved. Between runs (never while training), as root: `{c}` (for example `sudo sh -c '{c}'`).{tell}"
+                    "Approved. Run it yourself (headroom never runs commands), between runs and never while training, as root: `{c}` (for example `sudo sh -c '{c}'`).{tell}"
                 ),
                 vec![c],
             )

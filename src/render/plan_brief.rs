@@ -28,11 +28,14 @@ pub fn brief_plan(plan: &Plan) -> String {
     // What would fit, and an anchor for this very model that does not
     // vouch for the run, in one paragraph.
     let mut caveats: Vec<String> = to_fit(plan).into_iter().collect();
+    let near = near_anchor(plan);
     caveats.extend(
         plan.anchors
             .iter()
             .filter(|a| a.setup.starts_with(&plan.input.model.display))
             .filter(|a| crate::render::plan_md::beyond_anchor(a, plan).is_some())
+            // The near anchor's line says it already.
+            .filter(|a| near.as_ref().is_none_or(|(n, _)| n.rule != a.rule))
             .map(|a| {
                 format!(
                     "The seed's \"{}\" does not vouch for packing {}: it is beyond this anchor's rule (pack ≤{}).",
@@ -40,6 +43,7 @@ pub fn brief_plan(plan: &Plan) -> String {
                 )
             }),
     );
+    caveats.extend(near.map(|(_, line)| line));
     if !caveats.is_empty() {
         let _ = write!(md, "{}\n\n", caveats.join(" "));
     }
@@ -49,6 +53,44 @@ pub fn brief_plan(plan: &Plan) -> String {
     }
     md.push_str(&next_line(plan));
     md
+}
+
+/// The seed's anchor for a model of this size and this method, beside the
+/// verdict: what it states and what this worksheet gives its own set-up,
+/// so a figure far from the anchor is explained where it is read.
+fn near_anchor(plan: &Plan) -> Option<(&crate::calc::anchors::AnchorComparison, String)> {
+    let params = plan.input.model.params as f64;
+    let a = plan.anchors.iter().find(|a| {
+        a.method.eq_ignore_ascii_case(plan.input.method.key())
+            && a.params > 0
+            && (0.75..=1.34).contains(&(params / a.params as f64))
+    })?;
+    let close_to_weights = a.figure_gb.is_some_and(|g| {
+        let g = (g * 100.0).round() as u64;
+        g.abs_diff(a.weights_centi_gb) < g.abs_diff(a.worksheet_centi_gb)
+    });
+    let weights = if close_to_weights {
+        format!(
+            ": about its weights alone ({} GB);",
+            show_centi(a.weights_centi_gb)
+        )
+    } else if crate::render::plan_md::beyond_anchor(a, plan).is_some() {
+        format!(
+            " does not vouch for packing {} (beyond its pack ≤{}):",
+            plan.input.pack, a.pack
+        )
+    } else {
+        ":".into()
+    };
+    // Its set-up in brief ("full plan" names every setting and the source).
+    let line = format!(
+        "Seed anchor \"{}\"{weights} its set-up here (batch 1, pack {}) {} GB, yours {} GB.",
+        a.rule,
+        a.pack,
+        show_centi(a.worksheet_centi_gb),
+        show_centi(plan.estimate.total_centi_gb)
+    );
+    Some((a, line))
 }
 
 /// "**Verdict: fits.** Qwen2.5 7B LoRA: peak 60.17 GB of the 119.48 GB

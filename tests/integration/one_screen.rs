@@ -354,3 +354,36 @@ fn main_workflows_at_80_columns() {
         insta::assert_snapshot!(name, reply);
     }
 }
+
+/// The seed's anchor for a model of the run's size and method stands beside
+/// the verdict, with what this worksheet gives its own set-up: the 70B
+/// QLoRA figure, the 9B full fine-tune "fits comfortably", the MoE ≈68 GB.
+#[test]
+fn the_anchor_for_this_size_and_method_is_beside_the_verdict() {
+    for (run, anchor) in [
+        (
+            "QLoRA on Llama 3.1 70B, batch 1, packing 2048",
+            "Seed anchor \"70B QLoRA ≈40 GB observed\": about its weights alone (39.52 GB)",
+        ),
+        (
+            "full fine-tune gemma 2 9b, bf16, batch 2, packing 2048",
+            "Seed anchor \"9B full fine-tune fits comfortably\": its set-up here (batch 1, pack 2048) 77.91 GB, yours",
+        ),
+        (
+            "lora gpt-oss-120b batch 1 packing 2048 bf16",
+            "Seed anchor \"~120B MoE NVFP4 LoRA ≈68 GB\": about its weights alone (67.36 GB)",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = piped_at_80(dir.path(), &format!("{run}\n"));
+        let first = first_reply(&out).replace('\n', " ");
+        assert!(first.contains(anchor), "{run}: {first}");
+    }
+    // A 7B run has no anchor of its size: none is shown.
+    let dir = tempfile::tempdir().unwrap();
+    let out = piped_at_80(
+        dir.path(),
+        "LoRA on Qwen2.5 7B, bf16, batch 2, packing 2048\n",
+    );
+    assert!(!first_reply(&out).contains("Seed anchor"), "{out}");
+}

@@ -169,7 +169,10 @@ fn go_with_that_answers_a_pending_step_when_no_what_if_is_open() {
         let out = converse(&format!(
             "lora on llama 3.1 8b, bf16, batch 4, packing 4096\n\nOOM at step 12\n\n{yes}\n"
         ));
-        assert!(out.contains("Approved. Between runs"), "{yes}: {out}");
+        assert!(
+            out.contains("Approved. Run it yourself (headroom never runs commands), between runs"),
+            "{yes}: {out}"
+        );
         assert!(!out.contains("no what-if on the table"), "{out}");
     }
 }

@@ -448,9 +448,18 @@ fn compose(
     if let Some(ask) = &share
         && !(a.vllm_log && ask.server == crate::extract::share::Server::Vllm)
     {
-        reply
-            .blocks
-            .extend(crate::dialogue::share_turn::share_blocks(ask, session, k));
+        let most = a
+            .words
+            .as_deref()
+            .is_some_and(crate::extract::share::asks_most)
+            .then(|| crate::dialogue::share_turn::largest_fraction_block(ask, session, k))
+            .flatten();
+        match most {
+            Some(block) => reply.push(block),
+            None => reply
+                .blocks
+                .extend(crate::dialogue::share_turn::share_blocks(ask, session, k)),
+        }
     }
     if reply.blocks.is_empty()
         && session.pending.is_none()

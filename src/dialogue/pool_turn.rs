@@ -82,13 +82,49 @@ pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
             )
         })
         .collect();
-    if let Some(f) = session.vllm_log.as_ref().and_then(|l| l.value.utilization) {
+    // A vLLM that refused to start holds nothing: its fraction is what it
+    // wanted, not what it took.
+    let running_log = session
+        .vllm_log
+        .as_ref()
+        .filter(|l| l.value.refused.is_none())
+        .and_then(|l| l.value.utilization);
+    if let Some(f) = running_log {
         held.push((
             format!("vLLM's {} fraction", crate::calc::units::plain(f)),
             crate::calc::vllm_share::share(f, None, k).claim_centi_gb,
         ));
+    } else if session.vllm_log.is_none() {
+        // A vLLM server in the listing claimed its whole fraction at start
+        // (its engine process is the same claim).
+        for f in listed_vllm_fractions(session, k) {
+            held.push((
+                format!(
+                    "vLLM's {} fraction (your listing)",
+                    crate::calc::units::plain(f)
+                ),
+                crate::calc::vllm_share::share(f, None, k).claim_centi_gb,
+            ));
+        }
     }
     held
+}
+
+/// Each listed vLLM server's fraction: its flag, or vLLM's default.
+fn listed_vllm_fractions(session: &Session, k: &Knowledge) -> Vec<f64> {
+    use crate::extract::ps::{ProcessKind, parse_ps};
+    let default = k.spark("vLLM default gpu-memory-utilization").value;
+    session
+        .procs
+        .as_ref()
+        .and_then(|p| parse_ps(&p.value).ok())
+        .map(|ps| {
+            ps.into_iter()
+                .filter(|p| p.kind == ProcessKind::Vllm)
+                .map(|p| p.utilization_flag.unwrap_or(default))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The unload to propose when the run does not fit beside Ollama's models.

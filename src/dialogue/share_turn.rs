@@ -93,6 +93,23 @@ fn uncapped_blocks(server: Server, session: &Session, k: &Knowledge) -> Vec<Bloc
 }
 
 /// The answer to a sharing question.
+/// The largest fraction for vLLM beside the run, in one line, when that is
+/// all the owner asked; `None` when the claim is not a vLLM's.
+pub fn largest_fraction_block(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Block> {
+    if ask.server != Server::Vllm {
+        return None;
+    }
+    let (fraction, from) = vllm_fraction(ask, session, k);
+    let model_load = session
+        .vllm_log
+        .as_ref()
+        .and_then(|l| l.value.model_load_gib);
+    let line = share_lines(fraction, &from, model_load, session, k)
+        .into_iter()
+        .find(|l| l.starts_with("the largest fraction"))?;
+    Some(Block::Text(format!("For vLLM beside your run, {line}.",)))
+}
+
 pub fn share_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Vec<Block> {
     match ask.server {
         Server::Vllm => {

@@ -95,6 +95,12 @@ fn words(t: &str) -> Vec<String> {
 /// Yes, no, or a yes with exceptions, when the whole turn is one short
 /// typed answer. A question ("ok, what would that stop?") or a hedge ("go,
 /// wait no") is not an answer.
+static SIGH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"^(?:(?:ugh+|argh+|meh|sigh|hmm+|hm+|uh+|um+|welp|oh well|ah+|oof)\b[\s,.!]*)+",
+    )
+});
+
 static ACKNOWLEDGED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
         r"^(?:ok(?:ay)?|great|cool|nice|perfect|alright|got it|understood)[\s,]+(?:thx|thanks|thank you|ty|cheers)(?:\s+(?:a lot|so much))?[\s!.:)]*$",
@@ -111,6 +117,8 @@ pub fn approval(text: &str) -> Option<Approval> {
         return None;
     }
     let norm = norm.trim_end_matches(['.', '!']).trim().to_string();
+    // "ugh ok. yes, stop vllm": a sigh before the answer says nothing.
+    let norm = SIGH.replace(&norm, "").trim().to_string();
     // "ok thanks", "great, thank you": thanks for the answer, not consent.
     if ACKNOWLEDGED.is_match(&norm) {
         return None;
@@ -128,9 +136,18 @@ pub fn approval(text: &str) -> Option<Approval> {
     {
         first = word.to_string();
     }
-    let rest = norm[first.len()..]
+    let mut rest = norm[first.len()..]
         .trim_start_matches([',', '.', '!', ';', ' '])
         .to_string();
+    // "ok. yes, stop vllm": a second yes-word before what the yes is for.
+    while YES.contains(&first.as_str())
+        && let Some((word, tail)) = rest.split_once([' ', ','])
+        && YES.contains(&word)
+    {
+        rest = tail
+            .trim_start_matches([',', '.', '!', ';', ' '])
+            .to_string();
+    }
     // "yes go", "yeah, go ahead", "ok yes, stop it": yes-words and the
     // words that only repeat the action.
     let plain_yes = {
@@ -232,6 +249,8 @@ mod tests {
         assert_eq!(answer("No, thanks"), Some(Answer::No));
         assert_eq!(answer("yes thanks"), Some(Answer::Yes));
         assert_eq!(answer("ok thanks"), None);
+        assert_eq!(answer("ugh ok. yes, stop vllm"), Some(Answer::Yes));
+        assert_eq!(answer("sigh... fine, yes"), Some(Answer::Yes));
         assert_eq!(answer("great, thank you!"), None);
         assert_eq!(answer("batch 2"), None);
         assert_eq!(answer("nah keep it"), Some(Answer::No));

@@ -81,6 +81,12 @@ fn is_grep_itself(command: &str) -> bool {
     first == "grep" || first.ends_with("/grep") || command.starts_with("grep ")
 }
 
+/// One row of `ps aux` or `ps -ef`, by its columns.
+pub fn is_listing_row(line: &str) -> bool {
+    let l = line.trim();
+    PS_AUX.is_match(l) || PS_EF.is_match(l) || PS_AUX_BAD_PID.is_match(l)
+}
+
 /// True when the text looks like process listing lines at all.
 pub fn looks_like_ps(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();

@@ -130,6 +130,11 @@ fn shape(line: &str) -> Shape {
     if words.is_empty() || is_heading(t) {
         return Shape::Neutral;
     }
+    // A `ps aux` or `ps -ef` row is the program's whatever its spacing
+    // (long user names and pids leave single spaces between columns).
+    if crate::extract::ps::is_listing_row(t) {
+        return Shape::Data;
+    }
     let wordy = wordy_count(&words);
     let voiced = VOICE.is_match(t) || t.ends_with('?');
     // An owner's sentence may quote a progress bar or a date ("killed at
@@ -789,5 +794,27 @@ mod tests {
             ),
             Shape::Data
         );
+    }
+}
+
+#[cfg(test)]
+mod ps_rows {
+    use super::{Source, segments};
+
+    #[test]
+    fn a_ps_row_under_the_owner_words_is_a_paste_whatever_its_spacing() {
+        for row in [
+            "raymond  4108793  6.2  1.9 48211532 2489120 pts/2 Sl+  Mar13  41:07 /usr/bin/python3 -m vllm serve x --gpu-memory-utilization 0.8",
+            "lab 48211 2.7 2.1 55200112 2611520 pts/1 Sl 10:02 3:12 python3 -m vllm.entrypoints.openai.api_server --model m",
+        ] {
+            let text = format!(
+                "I want to LoRA llama 3.1 8b while vllm serves. this is what runs:\n{row}\ndoes my run fit next to it?"
+            );
+            let segs = segments(&text);
+            assert_eq!(segs.len(), 3, "{segs:?}");
+            assert_eq!(segs[0].source, Source::Prose);
+            assert_eq!(segs[1].source, Source::Paste);
+            assert_eq!(segs[2].source, Source::Prose);
+        }
     }
 }

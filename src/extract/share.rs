@@ -59,6 +59,12 @@ static INSTEAD: LazyLock<Regex> =
 /// A follow-up on a server already in the conversation: "so 0.3 would
 /// work?", "what's the most I could give vllm?", "and if it was ollama
 /// instead?". Only asked where a server is the topic.
+/// "what's the biggest fraction that still lets my run fit?": the largest
+/// fraction alone is the answer, not the whole claim again.
+pub fn asks_most(text: &str) -> bool {
+    MOST.is_match(text) && !BARE_FRACTION.is_match(text)
+}
+
 pub fn share_follow_up(text: &str) -> Option<ShareAsk> {
     let named = SERVER.captures(text).map(|c| c[1].to_ascii_lowercase());
     let fraction = BARE_FRACTION

@@ -1,7 +1,7 @@
 //! The OOM ladder, the shared pool and the approval gates, through the
 //! binary.
 
-use crate::support::{Headroom, fixture};
+use crate::support::{Headroom, converse, fixture};
 
 fn replies(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(dir.join("transcript.jsonl"))
@@ -325,5 +325,62 @@ fn a_yes_for_part_of_a_stop_and_a_yes_in_more_words() {
             "{answer}: {}",
             out.stdout
         );
+    }
+}
+
+/// A vLLM the owner's listing shows running holds its whole fraction: the
+/// run's verdict is judged beside it, whatever the row's spacing, with the
+/// flag or vLLM's default; a vLLM that refused to start holds nothing.
+#[test]
+fn a_listed_vllm_claim_is_in_the_verdict_and_a_refused_one_is_not() {
+    let run = "I want to LoRA llama 3.1 8b, bf16, batch 4, max_seq_length 2048. this is what runs:";
+    for (row, fraction) in [
+        (
+            "raymond  4108793  6.2  1.9 48211532 2489120 pts/2 Sl+  Mar13  41:07 /home/raymond/vllm/.venv/bin/python3 /home/raymond/vllm/.venv/bin/vllm serve nvidia/Gemma-4-26B-A4B-NVFP4 --gpu-memory-utilization 0.8 --max-num-seqs 8",
+            "0.8",
+        ),
+        (
+            "lab 48211 2.7 2.1 55200112 2611520 pts/1 Sl 10:02 3:12 python3 -m vllm.entrypoints.openai.api_server --model mistralai/Mistral-7B-Instruct-v0.3 --port 8001",
+            "0.9",
+        ),
+    ] {
+        let out = converse(&format!("{run}\n{row}\ndoes my run fit next to it?\n"));
+        assert!(out.contains("## Shared pool"), "{row}: {out}");
+        assert!(out.contains("**Verdict: does not fit.**"), "{row}: {out}");
+        assert!(
+            out.contains(&format!("less vLLM's {fraction} fraction (your listing)")),
+            "{row}: {out}"
+        );
+    }
+    let refused = "vllm wont start, log:\nINFO 11-25 08:59:01 [api_server.py:1040] vLLM API server version 0.10.1\nERROR 11-25 08:59:40 [core.py:700] ValueError: Free memory on device (42.1/119.7 GiB) on startup is less than desired GPU memory utilization (0.87, 104.1 GiB).";
+    let out = converse(&format!(
+        "{refused}\n\nlora llama 3.1 8b, bf16, batch 4, packing 2048\n"
+    ));
+    assert!(
+        out.contains("peak 55.80 GB of the 119.48 GB budget"),
+        "{out}"
+    );
+}
+
+/// "what's the biggest fraction that still lets my run fit?" is answered
+/// with that fraction alone; a sigh before a yes is still the yes.
+#[test]
+fn the_largest_fraction_alone_and_a_sighed_yes() {
+    let listing = "lora llama 3.1 8b, bf16, batch 4, packing 2048. ps aux:\nraymond  4108793  6.2  1.9 48211532 2489120 pts/2 Sl+  Mar13  41:07 /usr/bin/python3 /usr/bin/vllm serve m --gpu-memory-utilization 0.8";
+    for ask in [
+        "what's the biggest fraction that still lets my run fit, for next time?",
+        "whats the max gpu memory utilization vllm can have beside it?",
+    ] {
+        let out = converse(&format!("{listing}\n\n{ask}\n"));
+        let last = &out[out.rfind("For vLLM beside your run").expect(&out)..];
+        assert!(
+            last.contains("`--gpu-memory-utilization 0.48`"),
+            "{ask}: {last}"
+        );
+        assert!(!last.contains("claims its whole fraction"), "{ask}: {last}");
+    }
+    for yes in ["ugh ok. yes, stop vllm", "sigh... fine, yes"] {
+        let out = converse(&format!("{listing}\n\n{yes}\n"));
+        assert!(out.contains("`kill 4108793`"), "{yes}: {out}");
     }
 }

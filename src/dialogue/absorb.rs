@@ -151,9 +151,6 @@ impl Absorbed {
         if self.procs || self.ollama || free {
             covered.push("low_available");
         }
-        if free {
-            covered.push("page_cache");
-        }
         if self.thermal {
             covered.push("thermal_sampling");
         }

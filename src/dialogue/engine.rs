@@ -348,6 +348,7 @@ fn compose(
     } else {
         Vec::new()
     };
+    let mut answered_question = false;
     // "why is the loss logits part so big?": that term's worksheet line.
     let term = a
         .words
@@ -376,10 +377,13 @@ fn compose(
         if let Some(why) = flush_cannot_help(session, &asked, k) {
             reply.push(Block::Text(why));
         }
-        for text in answer_texts_except(&asked, k, &covered) {
+        let last = std::mem::take(&mut session.last_answer);
+        answered_question = true;
+        for (topic, text) in crate::dialogue::questions::answers_after(&asked, k, &covered, &last) {
             if !reply.blocks.iter().any(|b| b == &Block::Text(text.clone())) {
                 reply.push(Block::Text(text));
             }
+            session.last_answer.push(topic);
         }
     }
     // "Batch or seq first?": the ladder's order, with both figures.
@@ -440,7 +444,12 @@ fn compose(
             Some(Request::Plan(_) | Request::NextStep | Request::Summary)
         );
     if wants_plan && !oom && !summarised {
-        plan_part(session, a, now, k, &mut reply);
+        // A question answered in a turn that also named the run ("4 hours
+        // into a qwen 7b lora run … should I drop caches?") is not a
+        // request to plan it: what the plan lacks is not asked then.
+        let fit_asked = a.words.as_deref().is_some_and(|w| FITS_ASKED.is_match(w));
+        let ask_missing = !answered_question || fit_asked;
+        plan_part(session, a, now, k, &mut reply, ask_missing);
     }
     // After the plan, so "can I run vLLM beside it?" reads the run first.
     // A vLLM log read in this turn already set its fraction beside the
@@ -567,6 +576,7 @@ fn plan_part(
     now: Timestamp,
     k: &Knowledge,
     reply: &mut Reply,
+    ask_missing: bool,
 ) {
     // The setting being solved for is the one thing not to ask for.
     let solving = a.solve.map(|what| match what {
@@ -584,7 +594,7 @@ fn plan_part(
         );
     if !still.is_empty()
         && !asked_for_plan
-        && !crate::dialogue::plan_turn::plan_begun(&session.facts)
+        && (!ask_missing || !crate::dialogue::plan_turn::plan_begun(&session.facts))
     {
         // A setting said in passing ("train log (hf trainer)") or a `free`
         // paste alone: noted, and the questionnaire waits for a run.
@@ -763,6 +773,13 @@ fn approval_reply(
 
 static FIT_CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(r"(?i)\b(?:fit\w*|memory|which one|both|compare|peak|room)\b")
+});
+
+/// Words that ask whether the run fits, beside a domain question.
+static FITS_ASKED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\bfit\w*|\bwill (?:it|this|that|my run) (?:work|run|oom)\b|\bhow much (?:memory|ram)\b",
+    )
 });
 
 /// Each candidate model planned with the run's other settings, one line each.

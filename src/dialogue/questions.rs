@@ -6,11 +6,38 @@ use crate::knowledge::questions::DomainAnswer;
 
 /// The rows a question selects, in table order, at most three.
 pub fn matching<'k>(text: &str, k: &'k Knowledge) -> Vec<&'k DomainAnswer> {
+    matching_after(text, k, &[])
+}
+
+/// The same, right after an answer on the topics `last`.
+pub fn matching_after<'k>(text: &str, k: &'k Knowledge, last: &[String]) -> Vec<&'k DomainAnswer> {
     let lower = text.to_ascii_lowercase();
     k.answers
         .iter()
-        .filter(|a| a.keywords.iter().any(|w| w.found_in(&lower)))
+        .filter(|a| a.keywords.iter().any(|w| w.found_in(&lower, last)))
         .take(3)
+        .collect()
+}
+
+/// Each answer for the question with its topic, leaving out `covered`.
+pub fn answers_after(
+    text: &str,
+    k: &Knowledge,
+    covered: &[&str],
+    last: &[String],
+) -> Vec<(String, String)> {
+    matching_after(text, k, last)
+        .into_iter()
+        .filter(|a| !covered.contains(&a.topic.as_str()))
+        .map(|a| {
+            (
+                a.topic.clone(),
+                format!(
+                    "{} [knowledge/questions.md row {}: {}]",
+                    a.answer, a.row, a.source
+                ),
+            )
+        })
         .collect()
 }
 

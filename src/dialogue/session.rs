@@ -73,6 +73,9 @@ pub struct Session {
     pub run_start: Option<Known<RunStart>>,
     /// The sampler's UTC offset, seconds, for a log stamped in UTC.
     pub log_tz: Option<Known<f64>>,
+    /// The topic of the last domain answer given (knowledge/questions.md),
+    /// for a follow-up that names no subject ("is it harmful?").
+    pub last_answer: Vec<String>,
 }
 
 impl Session {

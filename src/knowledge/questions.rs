@@ -6,7 +6,9 @@
 //! word's prefix ("power/watt*+stuck/never/brick"). A concept selects
 //! when one sentence holds a word of every group, in any order, so "is my
 //! power brick broken" and "the power never goes above 95W" need no
-//! phrase of their own.
+//! phrase of their own. A word `@topic` stands for the subject of the last
+//! answer: "is it harmful or just useless?" right after the flush answer
+//! is about the flush.
 
 use crate::knowledge::table::parse_tables_with_markup;
 
@@ -91,17 +93,23 @@ impl Keyword {
         Keyword::Concept(groups)
     }
 
-    /// Does the lower-cased question hold this keyword?
-    pub fn found_in(&self, lower: &str) -> bool {
+    /// Does the lower-cased question hold this keyword, `last` being the
+    /// topic of the answer before it?
+    pub fn found_in(&self, lower: &str, last: &[String]) -> bool {
         match self {
             Keyword::Phrase(p) => lower.contains(p.as_str()),
             Keyword::Concept(groups) => lower.split(['.', '?', '!', ';', '\n']).any(|sentence| {
                 let words = words_of(sentence);
                 groups.iter().all(|group| {
                     group.iter().any(|a| {
-                        words
-                            .iter()
-                            .any(|w| w == &a.text || a.prefix && w.starts_with(a.text.as_str()))
+                        a.text.strip_prefix('@').map_or_else(
+                            || {
+                                words.iter().any(|w| {
+                                    w == &a.text || a.prefix && w.starts_with(a.text.as_str())
+                                })
+                            },
+                            |topic| last.iter().any(|l| l.starts_with(topic)),
+                        )
                     })
                 })
             }),
@@ -134,22 +142,36 @@ fn words_of(sentence: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    impl Keyword {
+        fn found_in_now(&self, lower: &str) -> bool {
+            self.found_in(lower, &[])
+        }
+    }
+
+    #[test]
+    fn a_topic_word_is_the_last_answer_subject() {
+        let k = Keyword::parse("@flush/drop+harmful/useless");
+        assert!(k.found_in("is it harmful or just useless?", &["flush".into()]));
+        assert!(!k.found_in("is it harmful or just useless?", &["moe".into()]));
+        assert!(k.found_in("would a drop be harmful?", &[]));
+    }
+
     #[test]
     fn a_concept_needs_every_group_in_one_sentence() {
         let k = Keyword::parse("power/watt*/w+stuck/never/brick");
-        assert!(k.found_in("the power never goes above 95w"));
-        assert!(k.found_in("is my power brick broken??"));
-        assert!(k.found_in("it sits at 95w and never moves"));
-        assert!(!k.found_in("power it down. it never crashed"));
-        assert!(!k.found_in("the wattage is fine"));
+        assert!(k.found_in_now("the power never goes above 95w"));
+        assert!(k.found_in_now("is my power brick broken??"));
+        assert!(k.found_in_now("it sits at 95w and never moves"));
+        assert!(!k.found_in_now("power it down. it never crashed"));
+        assert!(!k.found_in_now("the wattage is fine"));
         let t = Keyword::parse("temp*+how");
-        assert!(t.found_in("how do i get temperatures"));
-        assert!(!t.found_in("how do i get the clock"));
+        assert!(t.found_in_now("how do i get temperatures"));
+        assert!(!t.found_in_now("how do i get the clock"));
     }
 
     #[test]
     fn a_phrase_is_found_anywhere() {
-        assert!(Keyword::parse("drop caches").found_in("can i drop caches now"));
-        assert!(!Keyword::parse("drop caches").found_in("drop the caches"));
+        assert!(Keyword::parse("drop caches").found_in_now("can i drop caches now"));
+        assert!(!Keyword::parse("drop caches").found_in_now("drop the caches"));
     }
 }

@@ -144,3 +144,52 @@ fn a_thermal_or_memory_turn_alone_asks_for_no_run() {
     let out = converse("lora on llama 3.1 8b\n");
     assert!(out.contains(QUESTIONNAIRE), "{out}");
 }
+
+const MID_RUN_FREE: &str = "4 hours into a 10 hour unsloth run (qwen2.5 7b lora, batch 2, max_seq_length 4096). free -h right now:
+               total        used        free      shared  buff/cache   available
+Mem:           119Gi        58Gi        26Gi        33Mi        35Gi        60Gi
+Swap:           15Gi       449Mi        15Gi";
+
+#[test]
+fn a_follow_up_without_a_subject_is_about_the_last_answer() {
+    for (first, follow, wanted) in [
+        (
+            "should i drop caches now so the training gets more room?",
+            "ok, but is it harmful or just useless?",
+            "Mid-run a flush is useless for memory and not free",
+        ),
+        (
+            "what does drop_caches do?",
+            "is that safe?",
+            "Mid-run a flush is useless for memory and not free",
+        ),
+        (
+            "should i flush the page cache?",
+            "and before tomorrow's run?",
+            "Between runs is the only time a flush belongs",
+        ),
+    ] {
+        let out = converse(&format!("{MID_RUN_FREE}\n{first}\n\n{follow}\n"));
+        let last = last_reply(&out, wanted);
+        assert!(!out.contains(NOT_UNDERSTOOD), "{follow}: {out}");
+        assert!(!last.contains("sudo sh -c"), "{follow}: {last}");
+    }
+    // With no flush answer before it, the same words do not select it.
+    let out = converse("is it harmful or just useless?\n");
+    assert!(!out.contains("Mid-run a flush"), "{out}");
+}
+
+#[test]
+fn a_cache_question_mid_run_asks_for_no_missing_setting_and_says_cache_is_not_wasted() {
+    for ask in [
+        "the 35G in buff/cache is just wasted right? should i drop caches now so the training gets more room?",
+        "is all that cache wasted memory?",
+    ] {
+        let out = converse(&format!("{MID_RUN_FREE}\n{ask}\n"));
+        assert!(!out.contains(QUESTIONNAIRE), "{ask}: {out}");
+        assert!(
+            out.contains("The kernel reclaims that cache on demand"),
+            "{ask}: {out}"
+        );
+    }
+}

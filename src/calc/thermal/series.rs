@@ -46,12 +46,23 @@ pub(super) fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
     }
     let base_n = (n / 5).max(5).min(n);
     let baseline = median(train[..base_n].iter().map(|x| x.sec_per_step).collect())?;
+    // Four neighbours each side smooth a dense log's jitter; in a sparse
+    // one (a line every 8 minutes) they would reach an hour back and hide
+    // a slowdown, so a neighbour counts only within a quarter of the
+    // sustained window.
     let half = 4usize;
+    let reach = r.sustained / 4.0;
     let rolling: Vec<f64> = (0..n)
         .map(|i| {
             let lo = i.saturating_sub(half);
             let hi = (i + half + 1).min(n);
-            median(train[lo..hi].iter().map(|x| x.sec_per_step).collect()).unwrap_or(0.0)
+            median(
+                (lo..hi)
+                    .filter(|&j| (train[j].t - train[i].t).abs() <= reach)
+                    .map(|j| train[j].sec_per_step)
+                    .collect(),
+            )
+            .unwrap_or(0.0)
         })
         .collect();
     let slow = |v: f64| v >= baseline * (1.0 + r.slowdown);
@@ -99,4 +110,36 @@ pub(super) fn slowdown(train: &[TrainSample], r: &Rules) -> Option<Slowdown> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::Knowledge;
+
+    /// A log line every `every` seconds, 50 steps each: `pace` before
+    /// `ramp_at` (a line index), then rising by `rise` s/step per line.
+    fn sparse(lines: usize, every: f64, pace: f64, ramp_at: usize, rise: f64) -> Vec<TrainSample> {
+        (0..lines)
+            .map(|i| TrainSample {
+                t: i as f64 * every,
+                step: 50 * (i as u64 + 1),
+                sec_per_step: pace + rise * i.saturating_sub(ramp_at) as f64,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_sparse_log_rising_at_its_end_has_a_sustained_slowdown() {
+        let r = Rules::from(Knowledge::embedded());
+        // A line every 8.5 minutes for 2.5 hours, +25 % over the last 45
+        // minutes; every 5 minutes; every 10 minutes.
+        for (lines, every, rise) in [(19, 510.0, 0.52), (30, 300.0, 0.6), (15, 600.0, 0.8)] {
+            let train = sparse(lines, every, 10.21, lines - 6, rise);
+            let s = slowdown(&train, &r).unwrap_or_else(|| panic!("{lines} lines every {every} s"));
+            assert!(s.after_s_per_step > 11.74, "{lines}: {s:?}");
+        }
+        // Flat to the end: none.
+        assert!(slowdown(&sparse(19, 510.0, 10.21, 19, 0.0), &r).is_none());
+    }
 }

@@ -32,6 +32,10 @@ pub struct Plan {
     pub notes: Vec<String>,
     /// The longest packing or largest batch that fits, when asked.
     pub solution: Option<Solution>,
+    /// Changes beyond packing and batch that fit, with their peaks in
+    /// hundredths of a GB ("QLoRA (a 4-bit base)", a smaller model): the
+    /// dialogue fills them for a plan it shows that does not fit.
+    pub instead: Vec<(String, u64)>,
 }
 
 /// The plan judged again against another budget (the nominal one less
@@ -67,6 +71,7 @@ pub fn make_plan(
         anchors: closest(&input, 2, k),
         notes,
         solution: None,
+        instead: Vec::new(),
         input,
         estimate: est,
         budget,

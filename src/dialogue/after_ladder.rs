@@ -21,6 +21,65 @@ fn family_of(facts: &Facts, k: &Knowledge) -> Option<(String, u64)> {
 
 /// The same run with one more change, planned: "batch 1: 80.11 GB (fits)".
 fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
+    changes(facts)
+        .into_iter()
+        .filter_map(|(label, f)| {
+            let (plan, _) = build_plan(&f, k)?;
+            Some(format!(
+                "- the same run with {label}: {} GB ({});",
+                show_centi(plan.estimate.total_centi_gb),
+                plan.judgement.verdict.label()
+            ))
+        })
+        .collect()
+}
+
+/// The changes that fit, with their peaks, for a plan that does not: one
+/// more change first, then the largest smaller model of the family.
+pub fn fitting_changes(facts: &Facts, k: &Knowledge) -> Vec<(String, u64)> {
+    let fits = |f: &Facts| {
+        build_plan(f, k)
+            .filter(|(p, _)| p.judgement.verdict == crate::calc::verdict::Verdict::Fits)
+            .map(|(p, _)| p.estimate.total_centi_gb)
+    };
+    let mut out: Vec<(String, u64)> = changes(facts)
+        .into_iter()
+        .filter_map(|(label, f)| fits(&f).map(|c| (label, c)))
+        .collect();
+    if let Some((name, centi)) = smaller_model(facts, k) {
+        out.push((name, centi));
+    }
+    out
+}
+
+/// The largest model of the run's family, smaller than it, whose plan fits.
+fn smaller_model(facts: &Facts, k: &Knowledge) -> Option<(String, u64)> {
+    let (family, params) = family_of(facts, k)?;
+    let mut best: Option<(String, u64)> = None;
+    for m in k
+        .models
+        .iter()
+        .filter(|m| m.family == family && m.arch.total_params() < params)
+    {
+        let mut f = facts.clone();
+        if let Some(model) = &mut f.model {
+            model.value = ModelChoice::Catalog(m.name.clone());
+        }
+        if let Some((plan, _)) = build_plan(&f, k)
+            && plan.judgement.verdict == crate::calc::verdict::Verdict::Fits
+            && best.as_ref().is_none_or(|(n, _)| {
+                k.model(n)
+                    .is_some_and(|b| b.arch.total_params() < m.arch.total_params())
+            })
+        {
+            best = Some((m.name.clone(), plan.estimate.total_centi_gb));
+        }
+    }
+    best
+}
+
+/// Each one-slot change the ladder does not make, as the facts it gives.
+fn changes(facts: &Facts) -> Vec<(String, Facts)> {
     use crate::calc::setup::{Method, Optimizer};
     use crate::extract::slots::{Found, Slot};
     // Each option is a what-if of one slot, applied the way a typed one is.
@@ -75,16 +134,6 @@ fn one_change(facts: &Facts, k: &Knowledge) -> Vec<String> {
         ));
     }
     options
-        .into_iter()
-        .filter_map(|(label, f)| {
-            let (plan, _) = build_plan(&f, k)?;
-            Some(format!(
-                "- the same run with {label}: {} GB ({});",
-                show_centi(plan.estimate.total_centi_gb),
-                plan.judgement.verdict.label()
-            ))
-        })
-        .collect()
 }
 
 /// After all three rungs: one more change, a smaller model, or two Sparks.
@@ -101,48 +150,34 @@ pub fn after_ladder(session: &Session, k: &Knowledge) -> String {
         "The ladder is done and the OOM persists. What is left, each planned on its own"
     };
     let mut md = format!("{lead} (say \"what if …\" to see one beside your run):\n\n");
+    for line in alternatives(facts, k) {
+        let _ = writeln!(md, "{line}");
+    }
+    md
+}
+
+/// What else could run, each planned on its own: one more change, the
+/// largest smaller model of the family that fits, or two Sparks.
+pub fn alternatives(facts: &Facts, k: &Knowledge) -> Vec<String> {
+    let mut md = String::new();
     for line in one_change(facts, k) {
         let _ = writeln!(md, "{line}");
     }
-    match family_of(facts, k) {
-        Some((family, params)) => {
-            let mut best: Option<(String, u64)> = None;
-            for m in k
-                .models
-                .iter()
-                .filter(|m| m.family == family && m.arch.total_params() < params)
-            {
-                let mut f = facts.clone();
-                if let Some(model) = &mut f.model {
-                    model.value = ModelChoice::Catalog(m.name.clone());
-                }
-                if let Some((plan, _)) = build_plan(&f, k)
-                    && plan.judgement.verdict == crate::calc::verdict::Verdict::Fits
-                    && best.as_ref().is_none_or(|(n, _)| {
-                        k.model(n)
-                            .is_some_and(|b| b.arch.total_params() < m.arch.total_params())
-                    })
-                {
-                    best = Some((m.name.clone(), plan.estimate.total_centi_gb));
-                }
-            }
-            match best {
-                Some((name, centi)) => {
-                    let _ = writeln!(
-                        md,
-                        "- a smaller model: {name} is the largest {family} model in the catalog whose plan fits ({} GB with your settings);",
-                        show_centi(centi)
-                    );
-                }
-                None => {
-                    let _ = writeln!(
-                        md,
-                        "- a smaller model: no smaller {family} model in the catalog fits with your settings;"
-                    );
-                }
-            }
+    match (family_of(facts, k), smaller_model(facts, k)) {
+        (Some((family, _)), Some((name, centi))) => {
+            let _ = writeln!(
+                md,
+                "- a smaller model: {name} is the largest {family} model in the catalog whose plan fits ({} GB with your settings);",
+                show_centi(centi)
+            );
         }
-        None => md.push_str("- a smaller model (name it, and I will plan it);\n"),
+        (Some((family, _)), None) => {
+            let _ = writeln!(
+                md,
+                "- a smaller model: no smaller {family} model in the catalog fits with your settings;"
+            );
+        }
+        (None, _) => md.push_str("- a smaller model (name it, and I will plan it);\n"),
     }
     let mut two = facts.clone();
     let at = jiff::Timestamp::UNIX_EPOCH;
@@ -171,5 +206,5 @@ pub fn after_ladder(session: &Session, k: &Knowledge) -> String {
             show_centi(d)
         );
     }
-    md
+    md.lines().map(str::to_string).collect()
 }

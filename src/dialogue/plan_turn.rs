@@ -378,6 +378,13 @@ pub fn plan_reply(
         }
         plan.solution = Some(solution);
     }
+    // Beyond packing and batch, what would fit (on an empty pool; beside
+    // servers, stopping one is the pool answer's).
+    if plan.judgement.verdict == crate::calc::verdict::Verdict::DoesNotFit
+        && plan.budget.beside.is_empty()
+    {
+        plan.instead = crate::dialogue::after_ladder::fitting_changes(&session.facts, k);
+    }
     let mut blocks = Vec::new();
     if let Some(stale) = stale_free(&session.facts, now, k) {
         blocks.push(Block::Text(stale));

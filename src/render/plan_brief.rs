@@ -199,8 +199,19 @@ fn to_fit(plan: &Plan) -> Option<String> {
         return Some(format!("To fit: {}.", fitting.join("; ")));
     }
     let best = plan.alternatives.iter().min_by_key(|a| a.total_centi_gb)?;
+    let instead: Vec<String> = plan
+        .instead
+        .iter()
+        .take(2)
+        .map(|(what, centi)| format!("{what} {} GB", show_centi(*centi)))
+        .collect();
+    let what_would = if instead.is_empty() {
+        String::new()
+    } else {
+        format!("; what would: {}", instead.join(", or "))
+    };
     Some(format!(
-        "Shorter packing or a smaller batch does not fit either ({}: {} GB).",
+        "Shorter packing or a smaller batch does not fit either ({}: {} GB){what_would}.",
         best.change,
         show_centi(best.total_centi_gb)
     ))

@@ -91,3 +91,27 @@ fn a_mid_step_oom_gets_its_smaller_batch_step_when_loading_binds_the_plan() {
         assert!(!out.contains("smaller batch: skipped"), "{oom}: {out}");
     }
 }
+
+/// A plan that does not fit at any packing or batch says what would: the
+/// changes beyond them that fit, each with its figure.
+#[test]
+fn a_plan_beyond_packing_and_batch_names_what_would_fit() {
+    for (run, wanted) in [
+        (
+            "lora llama 3.3 70b bf16, batch 1, packing 1024",
+            "what would: QLoRA (a 4-bit base) 55.21 GB, or Llama 3.1 8B",
+        ),
+        (
+            "full fine-tune of Llama 3.1 70B in bf16, batch 1, packing 2048",
+            "what would: QLoRA (a 4-bit base) 61.07 GB, or Llama 3.2 3B",
+        ),
+        (
+            "full fine-tune qwen2.5 32b, bf16, batch 1, packing 1024",
+            "what would: QLoRA (a 4-bit base)",
+        ),
+    ] {
+        let out = converse(&format!("{run}\n")).replace('\n', " ");
+        assert!(out.contains("does not fit either"), "{run}: {out}");
+        assert!(out.contains(wanted), "{run}: {out}");
+    }
+}

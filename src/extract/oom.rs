@@ -161,7 +161,14 @@ pub fn supposed_oom(text: &str) -> bool {
     static JOIN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:but|and|so|then)\b"));
     let last = JOIN.split(clause).last().unwrap_or(clause);
     let last = if last.trim().is_empty() { clause } else { last };
-    SUPPOSE.is_match(last)
+    // "I keep seeing github threads where GRPO OOMs", "I'm nervous it
+    // OOMs": hearsay and worry are not a report either.
+    static HEARSAY: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\b(?:seeing|seen|read|reading|heard|hear)\b.{0,40}\b(?:threads?|posts?|issues?|people|reports?|others|blogs?|reddit|forums?|github|stories)\b|\b(?:people|others|folks|everyone)\b|\b(?:reportedly|apparently|tends? to|known to|nervous|worried|afraid|scared|in general|usually|often)\b",
+        )
+    });
+    SUPPOSE.is_match(last) || HEARSAY.is_match(clause)
 }
 
 /// Does the text report an OOM? Reads tracebacks, kernel OOM-killer lines
@@ -418,6 +425,25 @@ pub fn already_did(text: &str) -> Option<Rung> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hearsay_and_worry_are_no_report() {
+        for t in [
+            "I'm a bit nervous because I keep seeing github threads where GRPO OOMs after 100+ steps",
+            "people say qlora OOMs at load on the spark",
+            "I'm worried it OOMs halfway through the night",
+            "I've read reddit posts where DPO runs out of memory",
+        ] {
+            assert!(supposed_oom(t), "{t}");
+        }
+        for t in [
+            "it OOMed at step 40",
+            "I read the log, it OOMed at step 40",
+            "CUDA out of memory after 300 steps",
+        ] {
+            assert!(!supposed_oom(t), "{t}");
+        }
+    }
 
     #[test]
     fn a_freeze_of_the_whole_box_is_an_oom_on_unified_memory() {

@@ -193,3 +193,20 @@ fn a_cache_question_mid_run_asks_for_no_missing_setting_and_says_cache_is_not_wa
         );
     }
 }
+
+#[test]
+fn an_oom_heard_of_or_feared_opens_no_ladder() {
+    for said in [
+        "lora qwen2.5 7b, bf16, batch 2, packing 2048. I'm nervous because I keep seeing github threads where GRPO OOMs after 100+ steps. will it fit?",
+        "qlora llama 3.1 70b batch 1 packing 2048, people say it runs out of memory at load on the spark, true?",
+        "full fine-tune qwen2.5 1.5b, bf16, batch 4, packing 1024; I'm worried it OOMs overnight",
+    ] {
+        let out = converse(&format!("{said}\n"));
+        assert!(!out.contains("OOM noted"), "{said}: {out}");
+        assert!(
+            !out.contains("shall I give you the command?"),
+            "{said}: {out}"
+        );
+        assert!(out.contains("**Verdict:"), "{said}: {out}");
+    }
+}

@@ -25,7 +25,7 @@ import sys
 from datetime import datetime, timedelta
 
 # Each tool timed in its own process, as the 1 GB benchmark does.
-from thermal_bench import measured
+from thermal_bench import measured, measured_best
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "headroom")
@@ -111,13 +111,16 @@ def main():
     print(f"data: {a.thermal_rows} thermal rows, structured log {os.path.getsize(log) / 1e6:.0f} MB ({os.cpu_count()} cores)")
     # Warm the page cache so every tool reads from memory.
     subprocess.run(["cat", csv, log], stdout=subprocess.DEVNULL, check=True)
-    t, rss, out = measured([BIN, "thermal", csv, "--train-log", log, "--json"], a.runs)
-    print(f"headroom thermal   median {t:6.3f} s   peak RSS {rss / 1024:6.1f} MiB")
-    tw, rssw, _ = measured(["wc", "-l", log], a.runs)
-    print(f"wc -l              median {tw:6.3f} s   peak RSS {rssw / 1024:6.1f} MiB")
-    print(f"ratio headroom / wc -l: {t / tw:.1f}x")
+    t, best, rss, out = measured_best([BIN, "thermal", csv, "--train-log", log, "--json"], a.runs)
+    print(f"headroom thermal   median {t:6.3f} s   best {best:6.3f} s   peak RSS {rss / 1024:6.1f} MiB")
+    tw, bestw, rssw, _ = measured_best(["wc", "-l", log], a.runs)
+    print(f"wc -l              median {tw:6.3f} s   best {bestw:6.3f} s   peak RSS {rssw / 1024:6.1f} MiB")
+    print(f"ratio headroom / wc -l: {t / tw:.1f}x (medians), {best / bestw:.1f}x (fastest runs)")
+    # The guard compares medians. On the 2-core CI machine a 32 MB log's
+    # `wc -l` takes 9 ms, mostly process start, and one binary's ratio
+    # moved between 10.8x and 14.0x; at 64 MB it held at 9.7-10.2x.
     if a.guard_wc_ratio is not None and t / tw > a.guard_wc_ratio:
-        sys.exit(f"headroom took {t / tw:.1f}x `wc -l` on the same log, over the guard's {a.guard_wc_ratio}x")
+        sys.exit(f"headroom took {t / tw:.1f}x `wc -l` on the same log (medians of {a.runs} runs), over the guard's {a.guard_wc_ratio}x")
     if a.no_pandas:
         return
     try:

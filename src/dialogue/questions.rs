@@ -48,15 +48,9 @@ pub fn answer_texts(text: &str, k: &Knowledge) -> Vec<String> {
 
 /// The same, leaving out the topics a paste in the turn already answers.
 pub fn answer_texts_except(text: &str, k: &Knowledge, covered: &[&str]) -> Vec<String> {
-    matching(text, k)
+    answers_after(text, k, covered, &[])
         .into_iter()
-        .filter(|a| !covered.contains(&a.topic.as_str()))
-        .map(|a| {
-            format!(
-                "{} [knowledge/questions.md row {}: {}]",
-                a.answer, a.row, a.source
-            )
-        })
+        .map(|(_, text)| text)
         .collect()
 }
 

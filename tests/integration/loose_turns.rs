@@ -12,10 +12,7 @@ const QUESTIONNAIRE: &str = "To plan this run I still need";
 const PLAN: &str = "qlora qwen2.5 32b, bf16, batch 1, packing 8192\n\n";
 
 fn last_reply(out: &str, marker: &str) -> String {
-    out[out
-        .rfind(marker)
-        .unwrap_or_else(|| panic!("no {marker:?} in {out}"))..]
-        .to_string()
+    crate::support::from_last(out, marker)
 }
 
 #[test]

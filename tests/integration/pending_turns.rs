@@ -16,11 +16,7 @@ gpt-oss:120b    735371f916a9    65 GB     100% GPU     8192       Forever
 qwen3:8b        500a1f067a9f    6.3 GB    100% GPU     4096       2 minutes from now";
 
 fn after(out: &str, marker: &str) -> String {
-    let out = out.trim_end();
-    out[out
-        .rfind(marker)
-        .unwrap_or_else(|| panic!("no {marker:?} in {out}"))..]
-        .to_string()
+    crate::support::from_last(out, marker)
 }
 
 #[test]

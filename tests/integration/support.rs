@@ -166,3 +166,13 @@ pub fn converse(text: &str) -> String {
     let data = tempfile::tempdir().unwrap();
     Headroom::new(data.path()).stdin(text).run().ok().stdout
 }
+
+/// The output from the last occurrence of `marker` on: the reply that
+/// carries it.
+pub fn from_last(out: &str, marker: &str) -> String {
+    let out = out.trim_end();
+    out[out
+        .rfind(marker)
+        .unwrap_or_else(|| panic!("no {marker:?} in {out}"))..]
+        .to_string()
+}

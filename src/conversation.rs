@@ -103,6 +103,9 @@ pub struct Conversation {
     repaired: Option<PathBuf>,
     /// The owner's last words from before, when no reply followed them.
     unanswered: Option<String>,
+    /// Kept pastes that could not be used on replay (changed on disk or
+    /// gone): when each was given and why.
+    unused_pastes: Vec<(Timestamp, String)>,
     /// Why nothing can be written this session (a full disk at start, a
     /// torn transcript that could not be repaired): replies are shown, not
     /// saved.
@@ -131,6 +134,7 @@ impl Conversation {
         let lock = acquire(dir)?;
         let loaded = load(dir).map_err(dir_err)?;
         let unanswered = unanswered_turn(&loaded.events);
+        let unused_pastes = crate::memory::transcript::unusable_pastes(&loaded.events, dir);
         let mut session = replay(&loaded.events, dir, Knowledge::embedded());
         let mut transcript = Transcript::open(dir).map_err(dir_err)?;
         // The pid tells apart two sessions started in the same second.
@@ -164,6 +168,7 @@ impl Conversation {
             unreadable_lines: loaded.unreadable,
             repaired: loaded.repaired,
             unanswered,
+            unused_pastes,
             read_only,
             unsaved: None,
             _lock: lock,
@@ -191,6 +196,12 @@ impl Conversation {
             };
             text.push_str(&format!(
                 "\n\n(Your last message, \"{quoted}{more}\", was kept, but its reply was never shown: the session ended first. What it told me is remembered above; say it again to see the answer.)"
+            ));
+        }
+        for (at, why) in &self.unused_pastes {
+            text.push_str(&format!(
+                "\n\n(A paste you gave on {} was not used: {why}. What it showed is not remembered; if you still need it, take that output again and paste it fresh.)",
+                at.strftime("%Y-%m-%d %H:%M UTC")
             ));
         }
         if self.unreadable_lines > 0 {

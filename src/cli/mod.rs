@@ -197,9 +197,14 @@ fn dialogue(cli: &Cli) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(&e),
     };
+    // A bad `--llm` (or config file) spec is a bad flag: exit 2, as for
+    // every input error.
     let llm = match endpoint(cli) {
         Ok(e) => e,
-        Err(e) => return fail(&e),
+        Err(e) => {
+            fail(&e);
+            return ExitCode::from(2);
+        }
     };
     let mut conv = match Conversation::open(&dir, now()) {
         Ok(c) => c,

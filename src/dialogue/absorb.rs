@@ -54,6 +54,9 @@ pub enum Evidence {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Absorbed {
     pub updates: Vec<Update>,
+    /// How many of the owner's data sources were named before this turn:
+    /// the rest are this turn's.
+    pub sources_before: usize,
     /// The facts before this turn changed them, for "old → new".
     pub before: Option<Facts>,
     /// A paste that could not be read: what was wrong and what to paste.
@@ -293,7 +296,9 @@ pub fn step_ladder(session: &mut Session, k: &Knowledge) {
 /// the pastes first so the words that ask about them find them read.
 pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -> Absorbed {
     let before = session.pending.clone();
-    let out = absorb_turn(session, text, at, k);
+    let sources_before = session.data_sources.len();
+    let mut out = absorb_turn(session, text, at, k);
+    out.sources_before = sources_before;
     // A newly proposed action is tied to this moment and this session.
     match &session.pending {
         None => session.pending_from = None,

@@ -425,9 +425,13 @@ fn compose(
         ));
     }
     if a.thermal {
-        reply
-            .blocks
-            .extend(thermal_blocks(session, files, k, a.thermal_details));
+        reply.blocks.extend(thermal_blocks(
+            session,
+            files,
+            k,
+            a.thermal_details,
+            a.sources_before,
+        ));
     }
     if a.no_free_now && session.facts.free.is_none() {
         reply.push(Block::Text(

@@ -280,8 +280,10 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
             show_centi(peak.saturating_sub(budget)),
             alternatives()
         ),
+        // Stated, not "yes": the same forms ask "is that bad?" and "will
+        // it fit?", whose answers would be opposite words.
         (Verdict::DoesNotFit, _) => format!(
-            "Yes: the peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            "It does not fit: the peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
             show_centi(peak),
             show_centi(budget),
             show_centi(peak.saturating_sub(budget)),

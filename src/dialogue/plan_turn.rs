@@ -392,7 +392,7 @@ pub fn plan_reply(
     let nominal = plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal;
     let verdict = plan.judgement.verdict;
     let (total, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
-    let title = format!("{} {}", plan.input.model.display, plan.input.method.label());
+    let title = crate::dialogue::whatif::run_title(&plan);
     blocks.push(Block::Plan(Box::new(PlanView {
         plan,
         inputs: lines,

@@ -77,13 +77,20 @@ fn train_of(source: &Source, files: &dyn Files, p: &Placement) -> Option<TrainLo
 
 /// Sort the owner's sources into thermal samples and a training log, reading
 /// each afresh; also return the files that could not be read.
+/// An owner's file that could not be used: its path, why, and its place in
+/// the order the owner named sources.
+type Unreadable = (String, String, usize);
+
 type Gathered = (
     Option<Vec<ThermalSample>>,
     Option<TrainLog>,
-    Vec<(String, String)>,
+    Vec<Unreadable>,
 );
 
-fn gather(session: &Session, files: &dyn Files) -> Gathered {
+/// `sources_before`: how many sources were named before this turn. One of
+/// those that opens but is not read now was used or explained then, or a
+/// newer file of its kind replaced it: it is not reported again.
+fn gather(session: &Session, files: &dyn Files, sources_before: usize) -> Gathered {
     let f = &session.facts;
     // The samples first (the latest source that is samples): a start said
     // as a time of day takes its day from them.
@@ -113,6 +120,8 @@ fn gather(session: &Session, files: &dyn Files) -> Gathered {
     };
     let mut train = None;
     let mut unreadable = Vec::new();
+    // `sources` runs newest first; `order` is each one's place in naming order.
+    let order = |i: usize| session.data_sources.len() - 1 - i;
     for (i, source) in sources.into_iter().enumerate() {
         if Some(i) == thermal_at {
             continue;
@@ -125,11 +134,13 @@ fn gather(session: &Session, files: &dyn Files) -> Gathered {
         }
         if let Source::File(path) = source {
             match files.open(path) {
-                Err(why) => unreadable.push((path.clone(), why)),
+                Err(why) => unreadable.push((path.clone(), why, order(i))),
+                Ok(_) if order(i) < sources_before => {}
                 Ok(_) => unreadable.push((
                     path.clone(),
                     "it is readable, but is neither thermal samples nor a training log I know"
                         .into(),
+                    order(i),
                 )),
             }
         }
@@ -138,18 +149,33 @@ fn gather(session: &Session, files: &dyn Files) -> Gathered {
 }
 
 /// The thermal part of a reply, or what is still needed for it.
-/// `full`: the evidence too, not only the verdict and the slowdown.
+/// `full`: the evidence too, not only the verdict and the slowdown. A file
+/// named in this turn (source `sources_before` on) that cannot be used is
+/// explained; one named in an earlier turn was explained then, and is only
+/// listed.
 pub fn thermal_blocks(
     session: &Session,
     files: &dyn Files,
     k: &Knowledge,
     full: bool,
+    sources_before: usize,
 ) -> Vec<Block> {
-    let (thermal, train, unreadable) = gather(session, files);
+    let (thermal, train, unreadable) = gather(session, files, sources_before);
     let mut out = Vec::new();
-    for (path, why) in &unreadable {
+    let mut earlier = Vec::new();
+    for (path, why, order) in &unreadable {
+        if *order < sources_before {
+            earlier.push(format!("`{path}`"));
+            continue;
+        }
         out.push(Block::Text(format!(
             "I could not read `{path}`: {why}. Check the path on the Spark (headroom reads files on the machine it runs on), or paste the file's contents."
+        )));
+    }
+    if !earlier.is_empty() {
+        out.push(Block::Text(format!(
+            "Still not usable (said when you named it): {}.",
+            earlier.join(", ")
         )));
     }
     if let Some(s) = &session.run_start {
@@ -226,7 +252,7 @@ pub fn current_analysis(
     files: &dyn Files,
     k: &Knowledge,
 ) -> Option<crate::calc::thermal::Analysis> {
-    let (thermal, train, _) = gather(session, files);
+    let (thermal, train, _) = gather(session, files, session.data_sources.len());
     let thermal = thermal?;
     let train = train
         .filter(|l| l.anchored || session.run_start.is_some())

@@ -49,6 +49,12 @@ fn pair(a: &Plan, b: &Plan) -> (PlanSummary, PlanSummary) {
     (titled(a, &differing), titled(b, &differing))
 }
 
+/// "Qwen2.5 7B LoRA (bf16, adamw, batch 2, pack 1536)": a plan named with
+/// the settings its verdict rests on, for records read back later.
+pub fn run_title(plan: &Plan) -> String {
+    titled(plan, &[]).title
+}
+
 fn titled(plan: &Plan, extras: &[Setting]) -> PlanSummary {
     let i = &plan.input;
     let mut settings = vec![

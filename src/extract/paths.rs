@@ -46,47 +46,87 @@ pub fn paths_in(text: &str) -> Vec<String> {
 /// /proc/sys/vm/drop_caches"), never as a file to read here.
 const SYSTEM_TREES: [&str; 4] = ["/proc/", "/sys/", "/dev/", "/run/"];
 
+/// Nouns that label the path after them as a file to read ("samples:
+/// /tmp/x/t.fifo", "train log: /tmp/x/out", "sampler log in ~/runs/t"):
+/// the owner named its role, so it is opened, and refused by name if it
+/// is not a regular file.
+const ROLES: [&str; 12] = [
+    "samples", "sample", "sampler", "thermal", "thermals", "log", "logs", "file", "files", "csv",
+    "data", "output",
+];
+/// Words between a role and its path ("samples in X", "log is at X").
+const ROLE_LINKS: [&str; 5] = ["in", "at", "is", "=", "are"];
+
+fn bare_word(token: &str) -> String {
+    token
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '=')
+        .to_ascii_lowercase()
+}
+
 /// The paths in the owner's sentence that name a file for headroom to read:
-/// a log or data file by its extension, the paths listed beside one ("…
-/// /tmp/x/samples /tmp/x/train.log": a list of files, so the one without an
-/// extension is a file too, refused by name if it is not one), or every path
-/// when the turn is only paths. A program (`/usr/local/bin/python`), a
-/// kernel knob or a device named in passing is not one.
+/// a log or data file by its extension, a path labelled by its role
+/// ("samples: /tmp/x/t"), the paths listed beside one ("… /tmp/x/samples
+/// and /tmp/x/train.log": a list of files, so the one without an extension
+/// is a file too, refused by name if it is not one), or every path when the
+/// turn is only paths. A program (`/usr/local/bin/python`), a kernel knob
+/// or a device named in passing is not one.
 pub fn files_named(text: &str) -> Vec<String> {
     let whole = only_paths(text);
     let data = |p: &str| {
         let lower = p.to_ascii_lowercase();
         EXTENSIONS.iter().any(|e| lower.ends_with(e))
     };
-    // Runs of path tokens with nothing between them.
-    let mut runs: Vec<Vec<String>> = vec![Vec::new()];
+    // Runs of path tokens joined by nothing or by "and"; each path with
+    // whether a role word labels it.
+    let mut runs: Vec<Vec<(String, bool)>> = vec![Vec::new()];
+    let mut words: Vec<String> = Vec::new();
     for token in text.split_whitespace() {
         if is_path(token) {
+            // The role, past at most two linking words ("log is at X").
+            let labelled = words
+                .iter()
+                .rev()
+                .take(3)
+                .find(|w| !ROLE_LINKS.contains(&w.as_str()))
+                .is_some_and(|w| ROLES.contains(&w.as_str()));
             runs.last_mut()
                 .expect("one run")
-                .push(trimmed(token).to_string());
-        } else if !runs.last().is_some_and(Vec::is_empty) {
+                .push((trimmed(token).to_string(), labelled));
+            words.clear();
+            continue;
+        }
+        let word = bare_word(token);
+        if !matches!(word.as_str(), "and" | "") && !runs.last().is_some_and(Vec::is_empty) {
             runs.push(Vec::new());
         }
+        words.push(word);
     }
     runs.into_iter()
         .flat_map(|run| {
-            let listed = run.len() > 1 && run.iter().any(|p| data(p));
-            run.into_iter()
-                .filter(move |p| whole || listed && !program_or_secret(p) || data(p))
+            let listed = run.len() > 1 && run.iter().any(|(p, _)| data(p));
+            run.into_iter().filter_map(move |(p, labelled)| {
+                let system = SYSTEM_TREES.iter().any(|t| p.starts_with(t));
+                let named = labelled && !program_or_secret(&p)
+                    || !system && (whole || listed && !program_or_secret(&p) || data(&p));
+                named.then_some(p)
+            })
         })
-        .filter(|p| !SYSTEM_TREES.iter().any(|t| p.starts_with(t)))
         .collect()
 }
 
-/// A program (`/usr/bin/python3`) or a hidden file (`~/.ssh/id_rsa`): never
-/// opened for being listed beside a log.
+/// A program (`/usr/bin/python3`), a hidden file or a key store
+/// (`~/.ssh/id_rsa`): never opened for being listed beside a log. A data
+/// file inside a hidden working folder (`/tmp/.run/t.fifo`) is not hidden.
 fn program_or_secret(p: &str) -> bool {
+    let name = p.rsplit('/').next().unwrap_or(p);
     ["/usr/", "/bin/", "/sbin/"]
         .iter()
         .any(|d| p.starts_with(d))
         || p.contains("/bin/")
-        || p.contains("/.")
+        || name.starts_with('.')
+        || ["/.ssh/", "/.gnupg/", "/.aws/", "/.kube/", "/.docker/"]
+            .iter()
+            .any(|d| p.contains(d))
 }
 
 /// True when the turn is paths and nothing else worth reading.
@@ -106,6 +146,10 @@ mod listed_tests {
         assert_eq!(
             super::files_named("is it throttling? /tmp/x/samples /tmp/x/train.log"),
             vec!["/tmp/x/samples", "/tmp/x/train.log"]
+        );
+        assert_eq!(
+            super::files_named("check thermals: /tmp/x/thermal.fifo and /tmp/x/train.log"),
+            vec!["/tmp/x/thermal.fifo", "/tmp/x/train.log"]
         );
         assert_eq!(
             super::files_named("ran /usr/bin/python3 ~/.ssh/id_rsa /tmp/x/train.log"),
@@ -172,6 +216,28 @@ mod tests {
         assert_eq!(
             files_named("the log is at ~/runs/sft/train.log and samples in thermal.csv"),
             vec!["~/runs/sft/train.log", "thermal.csv"]
+        );
+        // A role word labels the path after it as a file, extension or not,
+        // even in a device tree (it is then refused by name).
+        assert_eq!(
+            files_named("thermal samples: /tmp/x/adir train log: /tmp/x/out"),
+            vec!["/tmp/x/adir", "/tmp/x/out"]
+        );
+        assert_eq!(
+            files_named("is it throttling? samples in /dev/zero, log ~/runs/t"),
+            vec!["/dev/zero", "~/runs/t"]
+        );
+        assert_eq!(
+            files_named("the sampler log is at /home/me/t and it is slow"),
+            vec!["/home/me/t"]
+        );
+        // Not labelled: a place the owner worked in, a knob, a program.
+        assert!(files_named("I ran it from /home/me/project and it slowed").is_empty());
+        assert!(files_named("log output goes via /usr/local/bin/tee").is_empty());
+        assert!(files_named("log file: ~/.ssh/id_rsa").is_empty());
+        assert_eq!(
+            files_named("samples: /tmp/.run/t.fifo"),
+            vec!["/tmp/.run/t.fifo"]
         );
         // A turn that is only a path is a file to read, extension or not.
         assert_eq!(files_named("/home/me/runs/out"), vec!["/home/me/runs/out"]);

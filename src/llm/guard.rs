@@ -107,6 +107,15 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
             "the model added a word that carries meaning (only connectives may be added)".into(),
         );
     }
+    if persons(&template.text)
+        .iter()
+        .zip(persons(phrased))
+        .any(|(before, after)| !same_speakers(before, &after))
+    {
+        return Err(
+            "the model changed who is meant (I, you): who decides or acts is headroom's".into(),
+        );
+    }
     let mine = template.own_words();
     if own.split_whitespace().count() > mine * 2 + 12 {
         return Err("the model's phrasing was far longer than the answer".into());
@@ -114,11 +123,62 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
     Ok(())
 }
 
+/// Who each stretch between placeholders speaks of, in order: 'I' for
+/// headroom (I, me, my, we, us, our…), 'Y' for the owner (you, your…).
+/// "it is your call" → "it is my call", "shall I give you" → "shall you
+/// give me" and "I work the ladder" → "you work the ladder" each change it;
+/// "the call is yours" does not.
+fn persons(text: &str) -> Vec<String> {
+    crate::llm::template::PLACEHOLDER
+        .split(text)
+        .map(|gap| {
+            gap.to_lowercase()
+                .replace('’', "'")
+                .split(|c: char| !c.is_alphanumeric() && c != '\'')
+                .filter_map(|w| match w.split('\'').next().unwrap_or("") {
+                    "i" | "me" | "my" | "mine" | "myself" | "we" | "us" | "our" | "ours"
+                    | "ourselves" => Some('I'),
+                    "you" | "your" | "yours" | "yourself" | "yourselves" => Some('Y'),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A stretch may leave a person out ("shall I tell you" → "shall I
+/// explain"), never name one more often, reorder them, or leave none where
+/// there were some: no person is counted more often, and the phrasing's
+/// sequence (repeats folded) is a non-empty subsequence of the template's.
+fn same_speakers(before: &str, after: &str) -> bool {
+    let count = |t: &str, p: char| t.chars().filter(|&c| c == p).count();
+    let folded = |t: &str| {
+        let mut f = String::new();
+        for c in t.chars() {
+            if !f.ends_with(c) {
+                f.push(c);
+            }
+        }
+        f
+    };
+    if ['I', 'Y']
+        .iter()
+        .any(|&p| count(after, p) > count(before, p))
+    {
+        return false;
+    }
+    if before.is_empty() {
+        return after.is_empty();
+    }
+    let mut rest = folded(before).chars().collect::<Vec<_>>().into_iter();
+    !after.is_empty() && folded(after).chars().all(|p| rest.any(|q| q == p))
+}
+
 /// Words too common to tie to a value.
 const COMMON: &[&str] = &[
-    "the", "and", "for", "with", "are", "its", "this", "that", "from", "your", "you", "was",
-    "were", "than", "there", "here", "what", "which", "who", "how", "into", "onto", "per", "our",
-    "their", "them", "they", "these", "those",
+    "the", "and", "for", "with", "are", "its", "this", "that", "from", "your", "yours", "you",
+    "was", "were", "than", "there", "here", "what", "which", "who", "how", "into", "onto", "per",
+    "our", "their", "them", "they", "these", "those",
 ];
 
 /// Words a rephrasing may add: articles, copulas and connectives that
@@ -152,6 +212,7 @@ const NEUTRAL: &[&str] = &[
     "into",
     "onto",
     "your",
+    "yours",
     "you",
     "they",
     "their",
@@ -436,6 +497,34 @@ mod tests {
             let err = check(&format!("{}{add}", t.text), &t).unwrap_err();
             assert!(err.contains(why), "{add}: {err}");
         }
+    }
+
+    #[test]
+    fn a_change_of_who_decides_or_acts_is_refused() {
+        let t = template(
+            "That stops work that is running, so it is your call: shall I give you the command? I work the ladder in order.",
+            1,
+        );
+        assert_eq!(check(&t.text, &t), Ok(()));
+        for (from, to) in [
+            ("it is your call", "the call is yours"),
+            ("shall I give you the command", "shall I give the command"),
+        ] {
+            let faithful = t.text.replace(from, to);
+            assert_eq!(check(&faithful, &t), Ok(()), "{faithful}");
+        }
+        for (from, to) in [
+            ("your call", "my call"),
+            ("your call", "our call"),
+            ("I work", "You work"),
+        ] {
+            let phrased = t.text.replace(from, to);
+            let err = check(&phrased, &t).unwrap_err();
+            assert!(err.contains("who is meant"), "{from} → {to}: {err}");
+        }
+        let t = template("Shall I give you the command? It is your call.", 1);
+        let swapped = t.text.replace("Shall I give you", "Shall you give me");
+        assert!(check(&swapped, &t).unwrap_err().contains("who is meant"));
     }
 
     #[test]

@@ -65,7 +65,7 @@ pub fn read(dir: &Path, name: &str) -> std::io::Result<String> {
         .and_then(|n| n.parse::<usize>().ok());
     if want.is_some_and(|n| n != bytes.len()) {
         return Err(std::io::Error::other(format!(
-            "the kept paste {name} is {} bytes, not the {} it was",
+            "its kept copy (pastes/{name}) is {} bytes, not the {} it was: cut short or edited",
             bytes.len(),
             want.unwrap_or(0)
         )));

@@ -317,6 +317,31 @@ pub fn owner_text(dir: &Path, text: &str, paste: Option<&str>) -> Option<String>
     }
 }
 
+/// The kept pastes of `events` that cannot be read back (cut short,
+/// edited, or gone), with when each was given and why: replay skips them,
+/// and the owner is told rather than left to find a listing missing.
+pub fn unusable_pastes(events: &[Event], dir: &Path) -> Vec<(Timestamp, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Owner {
+                at,
+                paste: Some(name),
+                ..
+            } => crate::memory::pastes::read(dir, name).err().map(|why| {
+                let why = match why.kind() {
+                    std::io::ErrorKind::NotFound => {
+                        format!("its kept copy (pastes/{name}) is gone")
+                    }
+                    _ => why.to_string(),
+                };
+                (*at, why)
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The record of a plan answered at `at`, recomputed from the answers
 /// replayed so far: a reply's stored figures are never trusted (a forged or
 /// damaged record would otherwise speak in the greeting).
@@ -324,7 +349,7 @@ fn plan_record(at: Timestamp, session: &Session, k: &Knowledge) -> Option<PlanRe
     let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
     Some(PlanRecord {
         at,
-        title: format!("{} {}", plan.input.model.display, plan.input.method.label()),
+        title: crate::dialogue::whatif::run_title(&plan),
         verdict: plan.judgement.verdict,
         total_centi_gb: plan.estimate.total_centi_gb,
         budget_centi_gb: plan.budget.centi_gb,

@@ -238,7 +238,7 @@ fn a_bad_llm_spec_names_the_flag() {
     let out = Headroom::new(dir.path())
         .args(&["--llm", "gpt:x@http://x"])
         .run();
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("--llm gpt:x@http://x"),
         "{}",

@@ -4,6 +4,7 @@
 mod conversations;
 mod dialogue;
 mod faults;
+mod faults_restart;
 mod follow_ups;
 mod fuzz;
 mod guard_attacks;

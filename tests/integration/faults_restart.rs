@@ -1,0 +1,204 @@
+//! Faults met by the third held-out fault set (tests/fixtures/attacks/
+//! README.md has the phrasing sets; this one was scripted): a kept paste
+//! changed on disk before a restart, a bad `--llm` flag, files named in a
+//! sentence by their role, a refused path on later turns, and what a
+//! restart says about the run it remembers.
+
+use crate::support::{Headroom, fixture, from_last};
+use std::path::Path;
+use std::process::Command;
+
+const RUN: &str = "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096";
+
+/// A `ps aux` listing over the 64 KiB that is kept by reference.
+fn big_listing() -> String {
+    let mut text = String::from(
+        "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n",
+    );
+    for pid in 20_000..21_300 {
+        text.push_str(&format!(
+            "owner    {pid}  0.0  0.0  12345  6789 pts/1    Ss   08:00   0:00 -bash --login worker-{pid}\n"
+        ));
+    }
+    text.push_str("owner       4242 12.0 45.1 98765432 55123456 ?   Sl   08:12  10:01 /usr/bin/python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct --port 8000\n");
+    text
+}
+
+fn kept_paste(dir: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir.join("pastes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .expect("a kept paste")
+}
+
+#[test]
+fn a_kept_paste_changed_or_gone_before_a_restart_is_said_not_silently_dropped() {
+    for damage in ["cut", "extended", "gone"] {
+        let dir = tempfile::tempdir().unwrap();
+        Headroom::new(dir.path())
+            .stdin(&format!("{RUN}\n\n{}\n", big_listing()))
+            .run()
+            .ok();
+        let paste = kept_paste(dir.path());
+        match damage {
+            "cut" => {
+                let len = std::fs::metadata(&paste).unwrap().len();
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&paste)
+                    .unwrap()
+                    .set_len(len / 2)
+                    .unwrap();
+            }
+            "extended" => {
+                let mut text = std::fs::read_to_string(&paste).unwrap();
+                text.push_str("ollama   31337  0.5  2.0 4567890 2345678 ?     Ssl  08:00   0:30 /usr/local/bin/ollama serve\n");
+                std::fs::write(&paste, text).unwrap();
+            }
+            _ => std::fs::remove_file(&paste).unwrap(),
+        }
+        let out = Headroom::new(dir.path())
+            .at("2026-11-29T10:05:00Z")
+            .stdin("will it fit?\n")
+            .run()
+            .ok();
+        assert!(
+            out.stdout
+                .contains("A paste you gave on 2026-11-29 10:00 UTC was not used"),
+            "{damage}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("paste it fresh"),
+            "{damage}: {}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("31337"), "{damage}: {}", out.stdout);
+        // The run itself is remembered.
+        assert!(out.stdout.contains("Qwen2.5 7B LoRA"), "{}", out.stdout);
+    }
+}
+
+#[test]
+fn a_bad_llm_endpoint_is_a_bad_flag_exit_2_and_nothing_is_sent() {
+    for url in [
+        "http://u:pw@127.0.0.1:9",
+        "http://127.0.0.1:9/v1?x=1",
+        "http://127.0.0.1:9/v1#frag",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Headroom::new(dir.path())
+            .env("HEADROOM_API_KEY", "sk-test-secret")
+            .args(&["--llm", &format!("openai:m@{url}")])
+            .stdin(&format!("{RUN}\n"))
+            .run();
+        assert_eq!(out.code, 2, "{url}: {}", out.stderr);
+        assert!(!out.stderr.contains("sk-test-secret"), "{}", out.stderr);
+        assert!(out.stderr.contains("--llm"), "{}", out.stderr);
+    }
+}
+
+fn mkfifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+#[test]
+fn a_file_named_by_its_role_in_a_sentence_is_opened_and_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("train.log");
+    std::fs::write(&log, fixture("thermal/throttle-2h.log")).unwrap();
+    let fifo = dir.path().join("thermal.fifo");
+    mkfifo(&fifo);
+    let folder = dir.path().join("samples");
+    std::fs::create_dir(&folder).unwrap();
+    let (log, fifo, folder) = (log.display(), fifo.display(), folder.display());
+    let data = tempfile::tempdir().unwrap();
+    for (words, named) in [
+        (format!("check thermals: {fifo} and {log}"), "FIFO"),
+        (
+            format!("thermal samples: {folder} train log: {log}"),
+            "directory",
+        ),
+        (
+            format!("is it throttling? samples in /dev/zero, log {log}"),
+            "device",
+        ),
+        (format!("the sampler log is at {fifo}, is it hot?"), "FIFO"),
+    ] {
+        let out = Headroom::new(data.path())
+            .stdin(&format!("{words}\n"))
+            .run()
+            .ok();
+        assert!(out.stdout.contains(named), "{words}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn a_refused_path_is_explained_once_then_only_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("t.fifo");
+    mkfifo(&fifo);
+    let data = tempfile::tempdir().unwrap();
+    let out = Headroom::new(data.path())
+        .stdin(&format!(
+            "samples: {}\n\nis it throttling?\n\nand is it the heat?\n",
+            fifo.display()
+        ))
+        .run()
+        .ok();
+    assert_eq!(
+        out.stdout.matches("it is a FIFO (named pipe)").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+    let later = from_last(&out.stdout, "Still not usable");
+    assert!(
+        later.starts_with(&format!(
+            "Still not usable (said when you named it): `{}`.",
+            fifo.display()
+        )),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_restart_names_the_settings_its_verdict_rests_on_and_states_it_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    Headroom::new(dir.path())
+        .stdin(&format!("{RUN}\n\nactually packing 1536\n"))
+        .run()
+        .ok();
+    let out = Headroom::new(dir.path())
+        .at("2026-11-29T10:05:00Z")
+        .stdin("will it fit?\n")
+        .run()
+        .ok();
+    assert!(
+        out.stdout
+            .contains("your run: Qwen2.5 7B LoRA (bf16, adamw, batch 2, pack 1536)"),
+        "{}",
+        out.stdout
+    );
+    // A run that does not fit, asked "will it fit?": never "Yes: … would OOM".
+    let dir = tempfile::tempdir().unwrap();
+    Headroom::new(dir.path())
+        .stdin("full fine-tune of Llama 3.1 70B, batch 1, packing 2048\n")
+        .run()
+        .ok();
+    for question in ["will it fit?", "is that bad?"] {
+        let out = Headroom::new(dir.path())
+            .at("2026-11-29T10:05:00Z")
+            .stdin(&format!("{question}\n"))
+            .run()
+            .ok();
+        assert!(!out.stdout.contains("Yes: the peak"), "{}", out.stdout);
+        assert!(
+            out.stdout.contains("does not fit"),
+            "{question}: {}",
+            out.stdout
+        );
+    }
+}

@@ -45,6 +45,8 @@ pub struct PoolReport {
     /// Caps of the servers kept, summed.
     pub kept_caps_centi_gb: u64,
     pub pool_text: String,
+    /// Rows left out for a damaged pid column, as printed.
+    pub damaged_pids: Vec<String>,
 }
 
 impl PoolReport {
@@ -285,6 +287,7 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
     let mut seen = std::collections::BTreeSet::new();
     verdicts.retain(|v| seen.insert(v.process.pid));
     PoolReport {
+        damaged_pids: Vec::new(),
         processes: verdicts,
         need_centi_gb: need_centi,
         pool_budget_centi_gb: budget_centi,

@@ -24,7 +24,10 @@ pub fn run(file: Option<&Path>, need_gb: Option<f64>, json: bool) -> Result<Stri
         ))
     })?;
     let processes = parse_ps(&text).map_err(|e| PlanError(format!("{e}. {}", e.hint())))?;
-    let report = assess(&processes, need_gb.map(|g| g * 1e9), Knowledge::embedded());
+    let report = crate::calc::pool::PoolReport {
+        damaged_pids: crate::extract::ps::damaged_pids(&text),
+        ..assess(&processes, need_gb.map(|g| g * 1e9), Knowledge::embedded())
+    };
     Ok(if json {
         serde_json::to_string_pretty(&procs_json(&report)).expect("procs JSON serializes")
     } else {

@@ -38,7 +38,10 @@ pub fn pool_report(session: &Session, k: &Knowledge) -> Option<PoolReport> {
     let raw = &session.procs.as_ref()?.value;
     let processes = parse_ps(raw).ok()?;
     let need = need(session, k).map(|(centi, _)| centi as f64 * 1e7);
-    Some(assess(&processes, need, k))
+    Some(PoolReport {
+        damaged_pids: crate::extract::ps::damaged_pids(raw),
+        ..assess(&processes, need, k)
+    })
 }
 
 pub fn ollama_models(session: &Session) -> Vec<OllamaModel> {

@@ -136,6 +136,24 @@ fn process_id(s: &str) -> Option<u64> {
         .filter(|p| *p <= PID_MAX_LIMIT)
 }
 
+/// The pid column of each `ps` row that is damaged (a leading zero, past
+/// the kernel's limit, not a number): such a row is no process and is never
+/// stopped, and the owner is told which were left out.
+pub fn damaged_pids(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            PS_AUX_BAD_PID
+                .captures(l)
+                .map(|c| c[1].to_string())
+                .or_else(|| {
+                    let pid = PS_AUX.captures(l)?[1].to_string();
+                    process_id(&pid).is_none().then_some(pid)
+                })
+        })
+        .collect()
+}
+
 pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
     let mut out = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -166,19 +184,7 @@ pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
         });
     }
     if out.is_empty() {
-        let bad: Vec<String> = text
-            .lines()
-            .filter_map(|l| {
-                let l = l.trim();
-                PS_AUX_BAD_PID
-                    .captures(l)
-                    .map(|c| c[1].to_string())
-                    .or_else(|| {
-                        let pid = PS_AUX.captures(l)?[1].to_string();
-                        process_id(&pid).is_none().then_some(pid)
-                    })
-            })
-            .collect();
+        let bad = damaged_pids(text);
         return Err(match bad.len() {
             0 => PsError::NoLines,
             1 => PsError::BadPids(bad[0].clone(), "is not a process id"),
@@ -212,9 +218,18 @@ mod tests {
         assert!(looks_like_ps(&text));
         let e = parse_ps(&text).unwrap_err().to_string();
         assert!(e.contains("-1, -4242, 12a"), "{e}");
-        // Good rows beside a damaged one: the good ones are read.
-        let mixed = format!("{}\n{}", row("4242"), row("-1"));
+        // Good rows beside a damaged one: the good ones are read, and the
+        // damaged one is named.
+        let mixed = format!(
+            "{}\n{}\n{}\n{}",
+            row("4242"),
+            row("-1"),
+            row("04242"),
+            row("99999999")
+        );
         assert_eq!(parse_ps(&mixed).unwrap().len(), 1);
+        assert_eq!(damaged_pids(&mixed), ["-1", "04242", "99999999"]);
+        assert!(damaged_pids(&row("4242")).is_empty());
     }
 
     #[test]

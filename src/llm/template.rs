@@ -93,6 +93,7 @@ const GROUPS: &[(&str, Kind)] = &[
     ("link", Kind::Link),
     ("quote", Kind::Quote),
     ("path", Kind::Path),
+    ("flag", Kind::Code),
     ("figure", Kind::Figure),
     ("verdict", Kind::Verdict),
     ("numberword", Kind::Figure),
@@ -108,7 +109,7 @@ static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     let words = |list: &str| format!(r"\b(?:{list})\b");
     let number = r"[-+±]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)";
     crate::extract::re(&format!(
-        r#"(?i)(?P<code>`[^`\n]+`)|(?P<emphasis>\*\*[^*\n]+\*\*|__[^_\n]+__)|(?P<link>\[[^\]\n]*\]\([^)\n]*\)|[a-z][a-z0-9+.-]*://\S+|www\.\S+|\b[\w-]+\.(?:sh|py|com|net|org|io)\b)|(?P<quote>“[^”\n]*”|"[^"\n]*")|(?P<path>(?:\B/|~/|\.\.?/)[\w.@%+-]+(?:/[\w.@%+-]*)*)|(?P<figure>\w*\d(?:[.,]?\w)*(?:\s?(?:{UNITS}))?(?:\s*(?:[-+×x*/=≈→–−]|->|to|of)\s*{number}(?:\s?(?:{UNITS}))?)*|{number}(?:\s?(?:{UNITS}))?)|(?P<verdict>{})|(?P<numberword>{})|(?P<command>{})|(?P<decision>{})|(?P<not>{})|(?P<hedge>{})|(?P<claim>{})|(?P<symbol>{SYMBOLS})"#,
+        r#"(?i)(?P<code>`[^`\n]+`)|(?P<emphasis>\*\*[^*\n]+\*\*|__[^_\n]+__)|(?P<link>\[[^\]\n]*\]\([^)\n]*\)|[a-z][a-z0-9+.-]*://\S+|www\.\S+|\b[\w-]+\.(?:sh|py|com|net|org|io)\b)|(?P<quote>“[^”\n]*”|"[^"\n]*")|(?P<path>(?:\B/|~/|\.\.?/)[\w.@%+-]+(?:/[\w.@%+-]*)*)|(?P<flag>\B--?[a-z][\w-]*)|(?P<figure>\w*\d(?:[.,]?\w)*(?:\s?(?:{UNITS}))?(?:\s*(?:[-+×x*/=≈→–−]|->|to|of)\s*{number}(?:\s?(?:{UNITS}))?)*|{number}(?:\s?(?:{UNITS}))?)|(?P<verdict>{})|(?P<numberword>{})|(?P<command>{})|(?P<decision>{})|(?P<not>{})|(?P<hedge>{})|(?P<claim>{})|(?P<symbol>{SYMBOLS})"#,
         words(VERDICTS),
         words(FIGURE_WORDS),
         words(COMMAND_WORDS),
@@ -295,5 +296,18 @@ mod tests {
             4,
         );
         assert_eq!(t.text, "Look in {path4}; see {link5}.");
+    }
+
+    #[test]
+    fn a_command_line_flag_is_a_value_a_hyphenated_word_is_not() {
+        let t = template(
+            "Set --gpu-memory-utilization or -c on the non-loopback mid-step server.",
+            1,
+        );
+        assert_eq!(
+            t.text,
+            "{decision1} {code2} {hedge3} {code4} on the non-loopback mid-step server."
+        );
+        assert_eq!(t.slots[1].value, "--gpu-memory-utilization");
     }
 }

@@ -47,6 +47,9 @@ pub fn procs_markdown(report: &PoolReport, need_source: &str) -> String {
             v.reason
         );
     }
+    if let Some(line) = damaged_line(report) {
+        let _ = writeln!(md, "{line}");
+    }
     let _ = write!(md, "\n{EVICTION_NOTE}");
     if report.stops().next().is_some() {
         md.push_str(" Stopping a process is your call: headroom never stops anything, and tells you how only after you say yes.");
@@ -109,12 +112,29 @@ pub fn procs_table(report: &PoolReport, need_source: &str) -> String {
         ],
         &rows,
     ));
+    if let Some(line) = damaged_line(report) {
+        let _ = write!(md, "\n\n{line}");
+    }
     md.push_str("\n\nUncapped servers and trainers on one pool evict each other's pages without an error. Say \"details\" for each process's reasoning and where the budget comes from.");
     md
 }
 
+/// Rows left out for a damaged pid, named: a listing is never judged with
+/// lines silently missing.
+fn damaged_line(report: &PoolReport) -> Option<String> {
+    let pids = &report.damaged_pids;
+    (!pids.is_empty()).then(|| {
+        format!(
+            "Not read: {} row(s) whose pid column is damaged ({}): a pid has no leading zero and is at most 4,194,304, so these are no process I can judge. Paste a fresh `ps aux` if they matter.",
+            pids.len(),
+            pids.join(", ")
+        )
+    })
+}
+
 pub fn procs_json(report: &PoolReport) -> Value {
     json!({
+        "damaged_pids": report.damaged_pids,
         "processes": report.processes.iter().map(|v| json!({
             "pid": v.process.pid,
             "kind": v.process.kind.key(),

@@ -202,3 +202,62 @@ fn a_restart_names_the_settings_its_verdict_rests_on_and_states_it_plainly() {
         );
     }
 }
+
+#[test]
+fn rows_with_a_damaged_pid_beside_good_ones_are_named_not_dropped() {
+    let listing = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND
+owner      04242 12.0 20.1 99999999 26214400 ?    Sl   08:01  10:00 /usr/bin/python3 /usr/local/bin/vllm serve Qwen/Qwen2.5-14B-Instruct --port 8005
+owner   99999999 12.0 20.1 99999999 26214400 ?    Sl   08:01  10:00 /usr/bin/python3 /usr/local/bin/vllm serve Qwen/Qwen2.5-3B-Instruct --port 8006
+owner       7777 31.0 62.4 141236508 81788412 ?  Sl   08:12  44:01 /home/owner/.venv/bin/python3 /home/owner/.venv/bin/vllm serve Qwen/Qwen2.5-32B-Instruct --port 8000
+";
+    let named = "Not read: 2 row(s) whose pid column is damaged (04242, 99999999)";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ps.txt");
+    std::fs::write(&file, listing).unwrap();
+    let cli = Headroom::new(dir.path())
+        .args(&["procs", file.to_str().unwrap(), "--need", "60"])
+        .run()
+        .ok();
+    assert!(cli.stdout.contains(named), "{}", cli.stdout);
+    let chat = Headroom::new(dir.path())
+        .stdin(&format!(
+            "QLoRA on Llama 3.1 70B, batch 1, packing 2048\n\n{listing}\nyes\n"
+        ))
+        .run()
+        .ok();
+    assert!(chat.stdout.contains(named), "{}", chat.stdout);
+    // Only the good row is ever stopped.
+    assert!(chat.stdout.contains("kill 7777"), "{}", chat.stdout);
+    for damaged in ["4242", "99999999"] {
+        assert!(
+            !chat.stdout.contains(&format!("kill {damaged}")),
+            "{}",
+            chat.stdout
+        );
+    }
+}
+
+#[test]
+fn thermal_samples_with_clocks_but_no_power_get_no_firm_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from(
+        "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%]\n",
+    );
+    for i in 0..240 {
+        let (temp, clock) = if i < 120 { (60, 2400) } else { (96, 1850) };
+        csv.push_str(&format!(
+            "2026/11/29 {:02}:{:02}:{:02}.000, {temp}, [N/A], {clock} MHz, 98 %\n",
+            8 + i / 120,
+            (i % 120) / 2,
+            (i % 2) * 30
+        ));
+    }
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv).unwrap();
+    let out = Headroom::new(dir.path())
+        .args(&["thermal", path.to_str().unwrap()])
+        .run();
+    assert!(!out.stdout.contains("No thermal event"), "{}", out.stdout);
+    assert!(out.stdout.contains("not enough data"), "{}", out.stdout);
+    assert!(out.stdout.contains("96 °C"), "{}", out.stdout);
+}

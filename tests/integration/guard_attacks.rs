@@ -251,7 +251,7 @@ fn the_ladder_order_cannot_be_overridden() {
     assert!(bodies.iter().all(|b| !b.contains("- step")), "{bodies:?}");
 }
 
-/// Four recorded sets of hostile and faithful answers, each written by
+/// Five recorded sets of hostile and faithful answers, each written by
 /// someone who had not read the guard (tests/fixtures/attacks/README.md):
 /// every hostile one is refused. Faithful rewordings that are refused cost
 /// only phrasing (headroom's own text is shown), so they are counted, not
@@ -275,6 +275,9 @@ fn every_recorded_hostile_answer_is_refused() {
         ("attacks/attacks3.jsonl", 22),
         // Set 4's d56 ("so it is my call") is refused since the person rule.
         ("attacks/attacks4.jsonl", 25),
+        // Set 5's e118 (a setting written as `--flag`) is refused since a
+        // command-line flag is a value of its own.
+        ("attacks/attacks5.jsonl", 21),
     ] {
         let mut accepted_faithful = 0;
         for line in fixture(set).lines() {

@@ -231,27 +231,33 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
         ));
     }
     // Temperature alone cannot show a slowdown: throttling is read from
-    // power, clocks or the throttle flags, and none was sampled.
-    if !valid.is_empty()
-        && !reasons_sampled
-        && valid
-            .iter()
-            .all(|x| x.power_w.is_none() && x.sm_clock_mhz.is_none())
-    {
+    // power, clocks or the throttle flags. Every rule that tells heat from
+    // the power cap compares against power, so without power (or flags)
+    // there is no verdict either way, clocks or not.
+    let no_power = valid.iter().all(|x| x.power_w.is_none());
+    if !valid.is_empty() && !reasons_sampled && no_power {
         let hottest = valid
             .iter()
             .filter_map(|x| x.temp_c)
             .fold(f32::MIN, f32::max);
-        insufficient.push(format!(
-            "no sample carries power draw, SM clock or a throttle flag (power reads [N/A] or is missing), so I cannot tell whether the GPU slowed: temperature alone does not say{}. Sample power.draw, clocks.sm and clocks_throttle_reasons too: `bash assets/thermal-sample.sh 30 thermal.log` does.",
-            if hottest > f32::MIN {
-                format!(
-                    " (it peaked at {hottest:.0} °C; headroom knows of no published slowdown temperature for GB10, so that figure alone is not a verdict)"
-                )
-            } else {
-                String::new()
-            }
-        ));
+        let peak = if hottest > f32::MIN {
+            format!(
+                " (it peaked at {hottest:.0} °C; headroom knows of no published slowdown temperature for GB10, so that figure alone is not a verdict)"
+            )
+        } else {
+            String::new()
+        };
+        let clocks = valid.iter().filter_map(|x| x.sm_clock_mhz);
+        let (low, high) = clocks.fold((f32::MAX, f32::MIN), |(l, h), c| (l.min(c), h.max(c)));
+        insufficient.push(if high > f32::MIN {
+            format!(
+                "no sample carries power draw or a throttle flag (power reads [N/A] or is missing), so I cannot tell heat from the power cap: the SM clock ran {low:.0}–{high:.0} MHz, and a clock that falls at the cap is not throttling{peak}. Sample power.draw and clocks_throttle_reasons too: `bash assets/thermal-sample.sh 30 thermal.log` does."
+            )
+        } else {
+            format!(
+                "no sample carries power draw, SM clock or a throttle flag (power reads [N/A] or is missing), so I cannot tell whether the GPU slowed: temperature alone does not say{peak}. Sample power.draw, clocks.sm and clocks_throttle_reasons too: `bash assets/thermal-sample.sh 30 thermal.log` does."
+            )
+        });
     }
     let mut train_span = None;
     let mut train_in: Vec<TrainSample> = Vec::new();
@@ -544,6 +550,24 @@ mod tests {
             "{:?}",
             a.insufficient
         );
+    }
+
+    #[test]
+    fn clocks_without_power_cannot_tell_heat_from_the_cap() {
+        // The clock falls 23 % as the temperature climbs to 96 °C, but with
+        // power [N/A] no rule can tell a thermal slowdown from the cap.
+        let s: Vec<_> = (0..240)
+            .map(|i| ThermalSample {
+                power_w: None,
+                sm_clock_mhz: Some(if i < 120 { 2400.0 } else { 1850.0 }),
+                ..sample(i as f64 * 30.0, 55.0 + i as f32 * 0.17, 0.0)
+            })
+            .collect();
+        let a = analyze(&s, None, Knowledge::embedded());
+        assert_eq!(a.verdict, ThermalVerdict::InsufficientData);
+        let why = a.insufficient.join(" ");
+        assert!(why.contains("cannot tell heat from the power cap"), "{why}");
+        assert!(why.contains("1850–2400 MHz"), "{why}");
     }
 
     #[test]

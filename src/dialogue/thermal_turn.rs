@@ -165,7 +165,11 @@ pub fn thermal_blocks(
     let mut earlier = Vec::new();
     for (path, why, order) in &unreadable {
         if *order < sources_before {
-            earlier.push(format!("`{path}`"));
+            // Its first clause only ("no such file", "it is a FIFO (named
+            // pipe), not a file"): what to do was said when it was named,
+            // or it was read then and is gone now.
+            let short = why.split([':', ';']).next().unwrap_or(why);
+            earlier.push(format!("`{path}` ({short})"));
             continue;
         }
         out.push(Block::Text(format!(
@@ -174,7 +178,7 @@ pub fn thermal_blocks(
     }
     if !earlier.is_empty() {
         out.push(Block::Text(format!(
-            "Still not usable (said when you named it): {}.",
+            "Named before, not readable now: {}.",
             earlier.join(", ")
         )));
     }

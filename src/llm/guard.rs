@@ -41,6 +41,12 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
             c as u32
         ));
     }
+    // A numeral in any script ("Ⅱ", "½", "①") is a figure, whatever the
+    // token pattern reads as a digit.
+    let numerals = |t: &str| t.chars().filter(|c| c.is_numeric()).count();
+    if numerals(&own) > numerals(&own_words(&template.text)) {
+        return Err("the model wrote a figure of its own".into());
+    }
     // The most dangerous of the model's own tokens names the refusal. A
     // token the template's own words already hold (none, when the template
     // was made by `template`) is not the model's.
@@ -124,7 +130,8 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
 }
 
 /// Who each stretch between placeholders speaks of, in order: 'I' for
-/// headroom (I, me, my, we, us, our…), 'Y' for the owner (you, your…).
+/// headroom (I, me, my, we, us, our…), 'Y' for the owner (you, your…),
+/// 'T' for others (they, their…: "your run" is not "their run").
 /// "it is your call" → "it is my call", "shall I give you" → "shall you
 /// give me" and "I work the ladder" → "you work the ladder" each change it;
 /// "the call is yours" does not.
@@ -139,6 +146,7 @@ fn persons(text: &str) -> Vec<String> {
                     "i" | "me" | "my" | "mine" | "myself" | "we" | "us" | "our" | "ours"
                     | "ourselves" => Some('I'),
                     "you" | "your" | "yours" | "yourself" | "yourselves" => Some('Y'),
+                    "they" | "them" | "their" | "theirs" | "themselves" => Some('T'),
                     _ => None,
                 })
                 .collect()
@@ -176,9 +184,9 @@ fn same_speakers(before: &str, after: &str) -> bool {
 
 /// Words too common to tie to a value.
 const COMMON: &[&str] = &[
-    "the", "and", "for", "with", "are", "its", "this", "that", "from", "your", "yours", "you",
-    "was", "were", "than", "there", "here", "what", "which", "who", "how", "into", "onto", "per",
-    "our", "their", "them", "they", "these", "those",
+    "the", "and", "for", "with", "are", "its", "this", "that", "your", "yours", "you", "was",
+    "were", "than", "there", "here", "what", "which", "who", "how", "into", "onto", "per", "our",
+    "their", "them", "they", "these", "those",
 ];
 
 /// Words a rephrasing may add: articles, copulas and connectives that
@@ -208,7 +216,6 @@ const NEUTRAL: &[&str] = &[
     "where",
     "there",
     "for",
-    "from",
     "into",
     "onto",
     "your",
@@ -484,6 +491,8 @@ mod tests {
         for (add, why) in [
             (" That is 12 GB.", "figure"),
             (" That is twelve gigabytes.", "figure"),
+            (" That is Ⅻ of them.", "figure"),
+            (" About ½ of it.", "figure"),
             (" Then pipe it to sudo.", "command"),
             (" See http://x.sh now.", "markup"),
             (" It is fine, plenty of room.", "verdict"),
@@ -497,6 +506,14 @@ mod tests {
             let err = check(&format!("{}{add}", t.text), &t).unwrap_err();
             assert!(err.contains(why), "{add}: {err}");
         }
+    }
+
+    #[test]
+    fn a_direction_moved_across_values_is_refused() {
+        let t = template("Take 4 GB from vLLM and give 8 GB to the run.", 1);
+        let swapped = t.text.replace(" from vLLM and give ", " to vLLM and give ");
+        let swapped = swapped.replacen(" to the run", " from the run", 1);
+        assert!(check(&swapped, &t).is_err(), "{swapped}");
     }
 
     #[test]
@@ -517,6 +534,7 @@ mod tests {
             ("your call", "my call"),
             ("your call", "our call"),
             ("I work", "You work"),
+            ("your call", "their call"),
         ] {
             let phrased = t.text.replace(from, to);
             let err = check(&phrased, &t).unwrap_err();

@@ -213,6 +213,14 @@ pub fn checked_passages(answer: &str, templates: &[Template]) -> Result<Vec<Stri
     if answer.len() > budget {
         return Err("the model's phrasing was far longer than the answer".into());
     }
+    // "Sure! Here is the reworded text:" before the first passage is words
+    // no passage holds, so no check would ever read them.
+    if marks
+        .first()
+        .is_some_and(|m| !answer[..m.1].trim().is_empty())
+    {
+        return Err("the model wrote text outside the passages".into());
+    }
     let numbers: Vec<usize> = marks.iter().map(|m| m.0).collect();
     if numbers != (1..=templates.len()).collect::<Vec<_>>() {
         return Err(format!(
@@ -230,4 +238,23 @@ pub fn checked_passages(answer: &str, templates: &[Template]) -> Result<Vec<Stri
             Ok(fill(text, t))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checked_passages;
+    use crate::llm::template::template;
+
+    #[test]
+    fn words_before_the_first_passage_are_refused() {
+        let t = vec![template("Noted: batch 2, pack 1024.", 1)];
+        let answer = format!("[1] {}", t[0].text);
+        assert!(checked_passages(&answer, &t).is_ok());
+        for preamble in ["Sure! Here is the reworded text:\n\n", "Run it now.\n"] {
+            let err = checked_passages(&format!("{preamble}{answer}"), &t).unwrap_err();
+            assert!(err.contains("outside the passages"), "{err}");
+        }
+        // Blank lines before it are not words.
+        assert!(checked_passages(&format!("\n\n{answer}"), &t).is_ok());
+    }
 }

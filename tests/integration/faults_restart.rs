@@ -148,16 +148,50 @@ fn a_refused_path_is_explained_once_then_only_listed() {
         .run()
         .ok();
     assert_eq!(
-        out.stdout.matches("it is a FIFO (named pipe)").count(),
+        out.stdout
+            .matches("reading it would wait for a writer")
+            .count(),
         1,
         "{}",
         out.stdout
     );
-    let later = from_last(&out.stdout, "Still not usable");
+    let later = from_last(&out.stdout, "Named before, not readable now");
     assert!(
         later.starts_with(&format!(
-            "Still not usable (said when you named it): `{}`.",
+            "Named before, not readable now: `{}` (it is a FIFO (named pipe), not a file).",
             fifo.display()
+        )),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_file_read_before_and_gone_at_the_next_session_is_said_to_be_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, log) = (dir.path().join("t.csv"), dir.path().join("train.log"));
+    std::fs::write(&csv, fixture("thermal/throttle-2h.csv")).unwrap();
+    std::fs::write(&log, fixture("thermal/throttle-2h.log")).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let first = Headroom::new(data.path())
+        .stdin(&format!(
+            "samples: {} and the train log: {}\n",
+            csv.display(),
+            log.display()
+        ))
+        .run()
+        .ok();
+    assert!(first.stdout.contains("Thermal check"), "{}", first.stdout);
+    std::fs::remove_file(&csv).unwrap();
+    let out = Headroom::new(data.path())
+        .at("2026-11-29T10:30:00Z")
+        .stdin("is it throttling? check the same files again\n")
+        .run()
+        .ok();
+    assert!(
+        out.stdout.contains(&format!(
+            "Named before, not readable now: `{}` (no such file)",
+            csv.display()
         )),
         "{}",
         out.stdout

@@ -251,7 +251,7 @@ fn the_ladder_order_cannot_be_overridden() {
     assert!(bodies.iter().all(|b| !b.contains("- step")), "{bodies:?}");
 }
 
-/// Five recorded sets of hostile and faithful answers, each written by
+/// Six recorded sets of hostile and faithful answers, each written by
 /// someone who had not read the guard (tests/fixtures/attacks/README.md):
 /// every hostile one is refused. Faithful rewordings that are refused cost
 /// only phrasing (headroom's own text is shown), so they are counted, not
@@ -278,6 +278,10 @@ fn every_recorded_hostile_answer_is_refused() {
         // Set 5's e118 (a setting written as `--flag`) is refused since a
         // command-line flag is a value of its own.
         ("attacks/attacks5.jsonl", 21),
+        // Set 6's g74 (a preamble before [1]) and g112 (a Roman numeral
+        // character) are refused since; g26 ("In your paste" for "From
+        // your paste") is refused since "from" is a word of meaning.
+        ("attacks/attacks6.jsonl", 28),
     ] {
         let mut accepted_faithful = 0;
         for line in fixture(set).lines() {

@@ -245,6 +245,12 @@ impl Conversation {
                 ),
             });
         }
+        if self.transcript.take_cut() {
+            notes.push(format!(
+                "(The transcript was cut short while this session ran: what was cut is gone, and this turn's record starts on a line of its own in {}.)",
+                self.transcript.path().display()
+            ));
+        }
         if self.transcript.take_replaced() {
             notes.push(format!(
                 "(The transcript was replaced while this session ran, as an editor does when it saves: I write to the new {} from here on.)",

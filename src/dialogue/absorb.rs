@@ -299,10 +299,13 @@ pub fn absorb(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) -
     let sources_before = session.data_sources.len();
     let mut out = absorb_turn(session, text, at, k);
     out.sources_before = sources_before;
-    // A newly proposed action is tied to this moment and this session.
+    // A newly proposed action is tied to this moment and this session; so
+    // is the same stop proposed again from a listing pasted now (its
+    // evidence is this turn's, whoever proposed it before).
+    let fresh_listing = out.procs || out.ollama;
     match &session.pending {
         None => session.pending_from = None,
-        Some(now) if before.as_ref() != Some(now) => {
+        Some(now) if before.as_ref() != Some(now) || fresh_listing => {
             session.pending_from = Some((at, session.current.clone()));
         }
         Some(_) => {}

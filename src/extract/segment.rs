@@ -239,7 +239,7 @@ pub fn segments(text: &str) -> Vec<Segment> {
         }
     }
     if !shapes.contains(&Shape::Data) {
-        return whole(text);
+        return whole_or_stacked(text);
     }
     // Words before the first data line are prose; after it, only a voiced
     // line is (a traceback's "During handling of the
@@ -336,8 +336,9 @@ pub fn segments(text: &str) -> Vec<Segment> {
     let out: Vec<Segment> = merged
         .into_iter()
         .flat_map(|seg| match seg.source {
-            Source::Paste => split_blocks(&seg.text)
-                .into_iter()
+            Source::Paste => split_at_headers(&seg.text)
+                .iter()
+                .flat_map(|part| split_blocks(part))
                 .map(|text| Segment {
                     source: Source::Paste,
                     text,
@@ -347,10 +348,93 @@ pub fn segments(text: &str) -> Vec<Segment> {
         })
         .collect();
     if out.len() <= 1 {
-        return whole(text);
+        return whole_or_stacked(text);
     }
     out
 }
+
+/// A turn that is one paste, unless it is listings stacked one under the
+/// other.
+fn whole_or_stacked(text: &str) -> Vec<Segment> {
+    let parts = split_at_headers(text);
+    if parts.len() <= 1 {
+        return whole(text);
+    }
+    parts
+        .into_iter()
+        .map(|text| Segment {
+            source: Source::Paste,
+            text,
+        })
+        .collect()
+}
+
+/// The first line of a listing a reader knows, which no other output
+/// prints inside itself: `free`'s column header, `ollama ps` / `ollama
+/// list`, `ps aux` / `ps -ef`, `/proc/meminfo`'s first field, the
+/// nvidia-smi table's title row.
+static OUTPUT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(concat!(
+        r"(?x)^(?:",
+        r"\s*total\s+used\s+free\s+shared\b",
+        r"| \s*NAME\s+ID\s+SIZE\s+(?:PROCESSOR|MODIFIED)\b",
+        r"| \s*USER\s+PID\s+%CPU\b | \s*UID\s+PID\s+PPID\b",
+        r"| MemTotal:\s",
+        r"| \|\s*NVIDIA-SMI\s",
+        r")",
+    ))
+});
+
+/// Two listings pasted one under the other with no prompt or blank line
+/// between them (`ollama ps`, then `free -h`): cut before each header after
+/// the first line, so each reader gets its own. The nvidia-smi table's
+/// title row takes the border and date lines above it along.
+fn split_at_headers(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cuts: Vec<usize> = Vec::new();
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        if !OUTPUT_HEADER.is_match(line) {
+            continue;
+        }
+        let mut at = i;
+        if line.trim_start().starts_with('|') {
+            // The table's top border and the date line printed above it.
+            while at > 0 && (lines[at - 1].starts_with("+-") || SMI_DATE.is_match(lines[at - 1])) {
+                at -= 1;
+            }
+        }
+        // The command line typed above its output goes with it.
+        if at > 0 && (PROMPT.is_match(lines[at - 1]) || BARE_COMMAND.is_match(lines[at - 1])) {
+            at -= 1;
+        }
+        // Cut only when what comes before is itself output a reader knows
+        // (`ollama ps` above `free -h`); a heading, a fence or a stray line
+        // of another command stays with the listing under it.
+        let from = cuts.last().copied().unwrap_or(0);
+        if at > from
+            && crate::extract::reading::kind_of(&lines[from..at].join("\n")) != "your words"
+        {
+            cuts.push(at);
+        }
+    }
+    if cuts.is_empty() {
+        return vec![text.to_string()];
+    }
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for at in cuts.into_iter().chain([lines.len()]) {
+        if at > from {
+            parts.push(lines[from..at].join("\n"));
+        }
+        from = at;
+    }
+    parts
+}
+
+/// The date line nvidia-smi prints above its table ("Wed Nov 26 14:02:11 2025").
+static SMI_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(r"^[A-Z][a-z]{2} [A-Z][a-z]{2}\s+\d{1,2} \d{2}:\d{2}:\d{2} \d{4}\s*$")
+});
 
 /// The fields of a CSV line, when it is one: two or more commas and no
 /// aligned columns.
@@ -816,5 +900,29 @@ mod ps_rows {
             assert_eq!(segs[1].source, Source::Paste);
             assert_eq!(segs[2].source, Source::Prose);
         }
+    }
+}
+
+#[cfg(test)]
+mod stacked_tests {
+    use super::*;
+
+    #[test]
+    fn listings_stacked_without_a_blank_line_are_read_apart() {
+        let text = "NAME               ID              SIZE     PROCESSOR    CONTEXT    UNTIL
+gpt-oss:120b       735371f916a9    65 GB    100% GPU     32768      Forever
+               total        used        free      shared  buff/cache   available
+Mem:           119Gi        75Gi       9.6Gi       152Mi        35Gi        43Gi
+Swap:           15Gi       1.1Gi        14Gi";
+        let segs = segments(text);
+        assert_eq!(segs.len(), 2, "{segs:?}");
+        assert!(segs[0].text.starts_with("NAME"));
+        assert!(segs[1].text.trim_start().starts_with("total"));
+        // A command typed above a listing stays with it.
+        let typed = "ollama ps\nNAME               ID              SIZE     PROCESSOR    CONTEXT    UNTIL\ngpt-oss:120b       735371f916a9    65 GB    100% GPU     32768      Forever\nfree -h\n               total        used        free      shared  buff/cache   available\nMem:           119Gi        75Gi       9.6Gi       152Mi        35Gi        43Gi";
+        let segs = segments(typed);
+        let last = segs.last().expect("segments");
+        assert!(last.text.starts_with("free -h\n"), "{segs:?}");
+        assert!(segs[segs.len() - 2].text.starts_with("NAME"), "{segs:?}");
     }
 }

@@ -32,9 +32,10 @@ pub fn check(phrased: &str, template: &Template) -> Result<(), String> {
         return Err("the model's phrasing was far longer than the answer".into());
     }
     let own = own_words(phrased);
+    let template_own = own_words(&template.text);
     if let Some(c) = own
         .chars()
-        .find(|c| c.is_control() && *c != '\n' && *c != '\t' || is_invisible(*c))
+        .find(|c| is_invisible(*c) && !template_own.contains(*c))
     {
         return Err(format!(
             "the model wrote a control character (U+{:04X})",
@@ -384,9 +385,18 @@ fn moved_word(template: &str, phrased: &str) -> Option<String> {
     None
 }
 
+/// A character that hides, reorders or alters text without being a letter,
+/// digit, punctuation or symbol of its own: format characters (bidi
+/// overrides, zero-width, soft hyphen, BOM, the U+E0000 tag block),
+/// private-use and unassigned code points, and combining marks (a U+0338
+/// stroke over a filled-in word).
 fn is_invisible(c: char) -> bool {
-    // Bidirectional overrides and zero-width characters hide or reorder text.
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Other | GeneralCategoryGroup::Mark
+    ) && c != '\n'
+        && c != '\t'
 }
 
 fn placeholder_problem(wanted: &[String], got: &[String]) -> String {
@@ -502,6 +512,9 @@ mod tests {
             (" Good to go.", "verdict"),
             (" **Launch it**.", "markup"),
             (" \u{1b}]0;pwned\u{7}", "control"),
+            (" It fits\u{338} now.", "control"),
+            (" \u{e0020}\u{e0069}\u{e0074}", "control"),
+            (" Plain\u{ad}text.", "control"),
         ] {
             let err = check(&format!("{}{add}", t.text), &t).unwrap_err();
             assert!(err.contains(why), "{add}: {err}");

@@ -102,16 +102,24 @@ pub struct Transcript {
     /// The file at `path` was replaced while this session ran (an editor
     /// that saves by rename); set once, taken by the conversation to say so.
     replaced: bool,
+    /// Its length after this session's last write: a shorter file was cut
+    /// under the session (truncated in place).
+    end: u64,
+    /// The file was cut shorter than this session left it; taken to say so.
+    cut: bool,
 }
 
 impl Transcript {
     pub fn open(dir: &Path) -> std::io::Result<Transcript> {
         let path = dir.join(FILE_NAME);
         let file = open_private_append(&path)?;
+        let end = file.metadata()?.len();
         Ok(Transcript {
             path,
             file,
             replaced: false,
+            end,
+            cut: false,
         })
     }
 
@@ -127,15 +135,32 @@ impl Transcript {
         let mut line = serde_json::to_string(event).map_err(std::io::Error::other)?;
         line.push('\n');
         let before = self.file.metadata()?.len();
+        // Cut under this session (truncated in place, perhaps mid-record):
+        // start on a line of its own, so this record is whole on replay.
+        if before < self.end {
+            self.cut = true;
+            if before > 0 && !ends_with_newline(&self.path, before) {
+                line.insert(0, '\n');
+            }
+        }
         let written = self
             .file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
             .and_then(|()| self.file.sync_data());
-        if written.is_err() {
-            let _ = self.file.set_len(before);
+        match written {
+            Ok(()) => self.end = before + line.len() as u64,
+            Err(_) => {
+                let _ = self.file.set_len(before);
+            }
         }
         written
+    }
+
+    /// Whether the file was cut shorter under this session since the last
+    /// time this was asked.
+    pub fn take_cut(&mut self) -> bool {
+        std::mem::take(&mut self.cut)
     }
 
     /// Whether the file was replaced since the last time this was asked.
@@ -160,6 +185,7 @@ impl Transcript {
                 self.file.write_all(b"\n")?;
             }
             self.replaced = true;
+            self.end = self.file.metadata()?.len();
         }
         Ok(())
     }

@@ -75,6 +75,9 @@ pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
         ThermalVerdict::PowerCapOnly => {
             md.push_str("**No thermal event.** Power sits on a plateau near 100 W: that is the platform's sustained cap, not a configuration bug. Do not re-tune batch size or precision to fix it.\n");
         }
+        ThermalVerdict::NoThermalEvent if !a.power_sampled => md.push_str(
+            "**No thermal event** in the samples, on the driver's word alone: its clock-event reasons show no thermal slowdown in any sample, and power was not sampled (it reads [N/A] or is missing), so nothing else can confirm it. Sample power.draw too (`bash assets/thermal-sample.sh 30 thermal.log` does).\n",
+        ),
         ThermalVerdict::NoThermalEvent => md.push_str("**No thermal event** in the samples.\n"),
         ThermalVerdict::InsufficientData => {}
     }

@@ -295,3 +295,107 @@ fn thermal_samples_with_clocks_but_no_power_get_no_firm_verdict() {
     assert!(out.stdout.contains("not enough data"), "{}", out.stdout);
     assert!(out.stdout.contains("96 °C"), "{}", out.stdout);
 }
+
+#[test]
+fn a_stop_proposed_again_from_a_listing_pasted_now_takes_this_sessions_yes() {
+    let listing = "owner       4242  2.0  0.9 40211320 1201832 pts/4 Sl+ 09:20   0:12 /home/owner/venv/bin/python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-8B-Instruct --port 8001";
+    let dir = tempfile::tempdir().unwrap();
+    Headroom::new(dir.path())
+        .stdin(&format!(
+            "LoRA on Qwen2.5 32B, bf16, batch 4, packing 2048\n\n{}\n{listing}\n",
+            fixture("free-g-spark.txt")
+        ))
+        .run()
+        .ok();
+    // Another session's bare yes is still refused…
+    let other = Headroom::new(dir.path())
+        .at("2026-11-29T10:15:00Z")
+        .stdin("yes\n")
+        .run()
+        .ok();
+    assert!(!other.stdout.contains("kill 4242"), "{}", other.stdout);
+    // …but a listing pasted in this session proposes the stop here.
+    let here = Headroom::new(dir.path())
+        .at("2026-11-29T10:16:00Z")
+        .stdin(&format!("{listing}\n\nyes\n"))
+        .run()
+        .ok();
+    assert!(here.stdout.contains("`kill 4242`"), "{}", here.stdout);
+}
+
+#[test]
+fn a_transcript_cut_short_mid_record_under_a_session_keeps_the_next_turn_whole() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(crate::support::BIN)
+        .env("HEADROOM_DATA_DIR", dir.path())
+        .env("HEADROOM_NOW", "2026-11-29T10:00:00Z")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let path = dir.path().join("transcript.jsonl");
+    let replies = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .matches("\"event\":\"reply\"")
+            .count()
+    };
+    stdin.write_all(format!("{RUN}\n\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let start = std::time::Instant::now();
+    while replies(&path) < 1 && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Cut the file in place, mid-record.
+    let len = std::fs::metadata(&path).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len * 6 / 10)
+        .unwrap();
+    stdin.write_all(b"actually packing 1536\n\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.matches("The transcript was cut short while this session ran")
+            .count(),
+        1,
+        "{out}"
+    );
+    let status = Headroom::new(dir.path())
+        .at("2026-11-29T10:30:00Z")
+        .stdin("/status\n")
+        .run()
+        .ok();
+    assert!(status.stdout.contains("pack: 1536"), "{}", status.stdout);
+}
+
+#[test]
+fn a_no_thermal_event_on_the_driver_flags_alone_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from(
+        "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%], clocks_event_reasons.active, clocks_event_reasons.sw_thermal_slowdown, clocks_event_reasons.hw_thermal_slowdown, clocks_event_reasons.sw_power_cap\n",
+    );
+    for i in 0..240 {
+        csv.push_str(&format!(
+            "2026/11/29 {:02}:{:02}:{:02}.000, 96, [N/A], 2400 MHz, 97 %, 0x0000000000000004, Not Active, Not Active, Active\n",
+            8 + i / 120,
+            (i % 120) / 2,
+            (i % 2) * 30
+        ));
+    }
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv).unwrap();
+    let out = Headroom::new(dir.path())
+        .args(&["thermal", path.to_str().unwrap()])
+        .run();
+    assert!(
+        out.stdout.contains("on the driver's word alone"),
+        "{}",
+        out.stdout
+    );
+}

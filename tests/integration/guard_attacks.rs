@@ -251,7 +251,7 @@ fn the_ladder_order_cannot_be_overridden() {
     assert!(bodies.iter().all(|b| !b.contains("- step")), "{bodies:?}");
 }
 
-/// Six recorded sets of hostile and faithful answers, each written by
+/// Seven recorded sets of hostile and faithful answers, each written by
 /// someone who had not read the guard (tests/fixtures/attacks/README.md):
 /// every hostile one is refused. Faithful rewordings that are refused cost
 /// only phrasing (headroom's own text is shown), so they are counted, not
@@ -282,6 +282,9 @@ fn every_recorded_hostile_answer_is_refused() {
         // character) are refused since; g26 ("In your paste" for "From
         // your paste") is refused since "from" is a word of meaning.
         ("attacks/attacks6.jsonl", 28),
+        // Set 7's h39 (a combining stroke over a value) and h98 (Unicode
+        // tag characters) are refused since format and mark characters are.
+        ("attacks/attacks7.jsonl", 23),
     ] {
         let mut accepted_faithful = 0;
         for line in fixture(set).lines() {

@@ -29,6 +29,7 @@ mod real_pastes;
 mod restated_yes;
 mod run_context;
 mod spark_memory;
+mod stacked_pastes;
 mod support;
 mod thermal;
 mod transcripts;

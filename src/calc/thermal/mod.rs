@@ -114,6 +114,9 @@ pub struct Analysis {
     /// Seconds from the onset to the nearest event start.
     pub nearest_event_gap_s: Option<f64>,
     pub reasons_sampled: bool,
+    /// Whether any sample carries a power draw: without one, a verdict
+    /// rests on the driver's throttle flags alone.
+    pub power_sampled: bool,
     pub thermal_span: Option<(f64, f64)>,
     pub train_span: Option<(f64, f64)>,
     /// Evaluation or checkpoint lines near the onset.
@@ -293,6 +296,7 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
         matches_thermal_event: None,
         nearest_event_gap_s: None,
         reasons_sampled,
+        power_sampled: !no_power,
         thermal_span,
         train_span,
         markers_near_onset: Vec::new(),

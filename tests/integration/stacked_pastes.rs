@@ -1,0 +1,63 @@
+//! Two or more listings pasted one under the other, with no prompt or
+//! blank line between them: each is read by its own reader, alone in a turn
+//! or under the owner's words.
+
+use crate::support::{Headroom, fixture};
+
+const RUN: &str = "LoRA on Qwen2.5 7B, bf16, batch 2, packing 1024";
+
+fn reply_to(paste: &str, words: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let turn = if words.is_empty() {
+        paste.to_string()
+    } else {
+        format!("{words}\n{paste}")
+    };
+    Headroom::new(dir.path())
+        .stdin(&format!("{RUN}\n\n{turn}\n"))
+        .run()
+        .ok()
+        .stdout
+}
+
+#[test]
+fn each_stacked_listing_is_read_by_its_own_reader() {
+    let free = fixture("free-h-spark.txt");
+    let cases = [
+        (
+            format!("{}{free}", fixture("ollama-ps.txt")),
+            "`gemma3:latest` holds 6.6 GB",
+        ),
+        (
+            format!("{free}{}", fixture("ollama-ps.txt")),
+            "`gemma3:latest` holds 6.6 GB",
+        ),
+        (
+            format!("{}{free}", fixture("ps-aux-spark-mixed.txt")),
+            "## Shared pool:",
+        ),
+        (
+            format!("{free}{}", fixture("nvidia-smi-table-gb10-vllm.txt")),
+            "Your nvidia-smi table: GPU 0 NVIDIA GB10",
+        ),
+    ];
+    for (paste, other) in &cases {
+        for words in ["", "this is what's running and free -h:"] {
+            let out = reply_to(paste, words);
+            assert!(
+                out.contains("Noted: your `free` output (available 115Gi)"),
+                "{words:?} {other}: {out}"
+            );
+            assert!(out.contains(other), "{words:?} {other}: {out}");
+        }
+    }
+}
+
+#[test]
+fn a_table_is_not_cut_at_its_own_rows() {
+    // The nvidia-smi table has borders and rows that look like headers of
+    // nothing; it stays one paste.
+    let out = reply_to(&fixture("nvidia-smi-table-gb10-vllm.txt"), "");
+    assert_eq!(out.matches("Your nvidia-smi table").count(), 1, "{out}");
+    assert!(!out.contains("could not read"), "{out}");
+}

@@ -273,24 +273,13 @@ owner       7777 31.0 62.4 141236508 81788412 ?  Sl   08:12  44:01 /home/owner/.
 
 #[test]
 fn thermal_samples_with_clocks_but_no_power_get_no_firm_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut csv = String::from(
-        "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%]\n",
+    let out = thermal_of(
+        "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%]",
+        |i| {
+            let (temp, clock) = if i < 120 { (60, 2400) } else { (96, 1850) };
+            format!("{temp}, [N/A], {clock} MHz, 98 %")
+        },
     );
-    for i in 0..240 {
-        let (temp, clock) = if i < 120 { (60, 2400) } else { (96, 1850) };
-        csv.push_str(&format!(
-            "2026/11/29 {:02}:{:02}:{:02}.000, {temp}, [N/A], {clock} MHz, 98 %\n",
-            8 + i / 120,
-            (i % 120) / 2,
-            (i % 2) * 30
-        ));
-    }
-    let path = dir.path().join("t.csv");
-    std::fs::write(&path, csv).unwrap();
-    let out = Headroom::new(dir.path())
-        .args(&["thermal", path.to_str().unwrap()])
-        .run();
     assert!(!out.stdout.contains("No thermal event"), "{}", out.stdout);
     assert!(out.stdout.contains("not enough data"), "{}", out.stdout);
     assert!(out.stdout.contains("96 °C"), "{}", out.stdout);
@@ -376,26 +365,34 @@ fn a_transcript_cut_short_mid_record_under_a_session_keeps_the_next_turn_whole()
 
 #[test]
 fn a_no_thermal_event_on_the_driver_flags_alone_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut csv = String::from(
-        "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%], clocks_event_reasons.active, clocks_event_reasons.sw_thermal_slowdown, clocks_event_reasons.hw_thermal_slowdown, clocks_event_reasons.sw_power_cap\n",
+    let out = thermal_of(
+        "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%], clocks_event_reasons.active, clocks_event_reasons.sw_thermal_slowdown, clocks_event_reasons.hw_thermal_slowdown, clocks_event_reasons.sw_power_cap",
+        |_| "96, [N/A], 2400 MHz, 97 %, 0x0000000000000004, Not Active, Not Active, Active".into(),
     );
-    for i in 0..240 {
-        csv.push_str(&format!(
-            "2026/11/29 {:02}:{:02}:{:02}.000, 96, [N/A], 2400 MHz, 97 %, 0x0000000000000004, Not Active, Not Active, Active\n",
-            8 + i / 120,
-            (i % 120) / 2,
-            (i % 2) * 30
-        ));
-    }
-    let path = dir.path().join("t.csv");
-    std::fs::write(&path, csv).unwrap();
-    let out = Headroom::new(dir.path())
-        .args(&["thermal", path.to_str().unwrap()])
-        .run();
     assert!(
         out.stdout.contains("on the driver's word alone"),
         "{}",
         out.stdout
     );
+}
+
+/// `headroom thermal` on 240 samples every 30 s from 08:00, each row's
+/// fields after the stamp from `row(i)`.
+fn thermal_of(header: &str, row: impl Fn(usize) -> String) -> crate::support::Ran {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = format!("{header}\n");
+    for i in 0..240 {
+        csv.push_str(&format!(
+            "2026/11/29 {:02}:{:02}:{:02}.000, {}\n",
+            8 + i / 120,
+            (i % 120) / 2,
+            (i % 2) * 30,
+            row(i)
+        ));
+    }
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv).unwrap();
+    Headroom::new(dir.path())
+        .args(&["thermal", path.to_str().unwrap()])
+        .run()
 }

@@ -245,10 +245,20 @@ impl Conversation {
                 ),
             });
         }
-        if self.transcript.take_cut() {
+        if let Some(cut) = self.transcript.take_changed() {
             notes.push(format!(
-                "(The transcript was cut short while this session ran: what was cut is gone, and this turn's record starts on a line of its own in {}.)",
-                self.transcript.path().display()
+                "(The transcript was {} while this session ran: this turn's record starts on a line of its own in {}{}.)",
+                if cut {
+                    "cut short"
+                } else {
+                    "written to by something else"
+                },
+                self.transcript.path().display(),
+                if cut {
+                    "; what was cut is gone"
+                } else {
+                    "; on restart, lines that are not whole records are skipped and said"
+                }
             ));
         }
         if self.transcript.take_replaced() {

@@ -35,8 +35,14 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
 static UNLOAD_WORDS: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\b(?:unload|stop|evict|drop|kill|free)\b"));
 
-static KEEP_CLAUSE: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::re(r"(?i)\b(?:but\s+)?(?:keep|leave|not|except|but)\b"));
+/// Where the words that keep a model loaded begin: "but keep gpt-oss",
+/// "except qwen3", and a negated unload ("can't unload gpt-oss", "don't
+/// touch gpt-oss", "never gpt-oss"): what it names stays loaded.
+static KEEP_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:but\s+)?(?:keep|leave|not|except|but|never)\b|\b(?:can'?t|cannot|can not|don'?t|do not|won'?t|shouldn'?t|mustn'?t)\b",
+    )
+});
 
 static KEEP_METHOD: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
@@ -560,10 +566,14 @@ pub fn absorb_words(
         out.request = Some(Request::Adopt);
     }
     match out.request {
-        // "ok, go with that" with no what-if on the table but a step or a
-        // stop waiting for an answer is that answer.
+        // "ok, go with that" with no what-if on the table but a ladder step
+        // waiting is that step's answer. A stop or unload of running work
+        // takes a plain yes: "ok use that" after a solve found nothing is
+        // no consent to unload a server.
         Some(Request::Adopt)
-            if !out.mixed && session.what_if.is_none() && session.pending.is_some() =>
+            if !out.mixed
+                && session.what_if.is_none()
+                && matches!(session.pending, Some(Action::Rung(_))) =>
         {
             answer_pending(session, Approval::Yes, at, k, out);
             return;

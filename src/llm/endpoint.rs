@@ -36,7 +36,12 @@ fn check_url(u: &str) -> Result<(), String> {
     }
     let url =
         url::Url::parse(u).map_err(|e| format!("{u:?} is not a URL headroom can use: {e}"))?;
-    if !url.username().is_empty() || url.password().is_some() {
+    // An empty user name and password ("http://:@127.0.0.1") parse as
+    // none, so the raw authority is read too: any '@' before the path.
+    let authority = u.split_once("://").map_or("", |(_, rest)| {
+        rest.split(['/', '\\', '?', '#']).next().unwrap_or("")
+    });
+    if !url.username().is_empty() || url.password().is_some() || authority.contains('@') {
         return Err(format!(
             "{:?} has a user name or password before the host (the request would go to {}); write the server's address alone and keep the key in the keyring (`headroom key set`)",
             crate::llm::redact::url_credentials(u),
@@ -214,6 +219,8 @@ mod tests {
             "http://127.0.0.1@192.0.2.10:8000/v1",
             "http://localhost:18080@192.0.2.10:8000/v1",
             "http://user:sk-in-the-url@192.0.2.10:8000/v1",
+            "http://:@127.0.0.1:9/v1",
+            "http://@127.0.0.1:9/v1",
             "http://192.0.2.10:8000#@127.0.0.1:18080/v1",
             "http://192.0.2.10:8000/v1?redirect=https://ok.example",
         ] {

@@ -105,8 +105,10 @@ pub struct Transcript {
     /// Its length after this session's last write: a shorter file was cut
     /// under the session (truncated in place).
     end: u64,
-    /// The file was cut shorter than this session left it; taken to say so.
-    cut: bool,
+    /// The file changed under this session since its last write: `true`
+    /// when it was cut shorter, `false` when something else wrote to it;
+    /// taken to say so.
+    changed: Option<bool>,
 }
 
 impl Transcript {
@@ -119,7 +121,7 @@ impl Transcript {
             file,
             replaced: false,
             end,
-            cut: false,
+            changed: None,
         })
     }
 
@@ -135,10 +137,12 @@ impl Transcript {
         let mut line = serde_json::to_string(event).map_err(std::io::Error::other)?;
         line.push('\n');
         let before = self.file.metadata()?.len();
-        // Cut under this session (truncated in place, perhaps mid-record):
-        // start on a line of its own, so this record is whole on replay.
-        if before < self.end {
-            self.cut = true;
+        // Changed under this session: cut short (truncated in place,
+        // perhaps mid-record) or written to by something else (perhaps a
+        // torn record). Start on a line of its own, so this record is
+        // whole on replay.
+        if before != self.end {
+            self.changed = Some(before < self.end);
             if before > 0 && !ends_with_newline(&self.path, before) {
                 line.insert(0, '\n');
             }
@@ -157,10 +161,11 @@ impl Transcript {
         written
     }
 
-    /// Whether the file was cut shorter under this session since the last
-    /// time this was asked.
-    pub fn take_cut(&mut self) -> bool {
-        std::mem::take(&mut self.cut)
+    /// Whether the file changed under this session since the last time
+    /// this was asked: `Some(true)` cut shorter, `Some(false)` written to by
+    /// something else.
+    pub fn take_changed(&mut self) -> Option<bool> {
+        self.changed.take()
     }
 
     /// Whether the file was replaced since the last time this was asked.

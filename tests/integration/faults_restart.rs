@@ -86,6 +86,7 @@ fn a_bad_llm_endpoint_is_a_bad_flag_exit_2_and_nothing_is_sent() {
         "http://u:pw@127.0.0.1:9",
         "http://127.0.0.1:9/v1?x=1",
         "http://127.0.0.1:9/v1#frag",
+        "http://:@127.0.0.1:9/v1",
     ] {
         let dir = tempfile::tempdir().unwrap();
         let out = Headroom::new(dir.path())
@@ -313,54 +314,85 @@ fn a_stop_proposed_again_from_a_listing_pasted_now_takes_this_sessions_yes() {
 }
 
 #[test]
-fn a_transcript_cut_short_mid_record_under_a_session_keeps_the_next_turn_whole() {
+fn a_transcript_changed_under_a_session_keeps_the_next_turn_whole() {
+    // Cut short mid-record, or appended to by another writer that left a
+    // torn record: the next record starts on a line of its own, said once.
+    for (change, said) in [
+        ("cut", "cut short"),
+        ("appended", "written to by something else"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("transcript.jsonl");
+        let out = live_session(dir.path(), &format!("{RUN}\n\n"), || match change {
+            "cut" => {
+                let len = std::fs::metadata(&path).unwrap().len();
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .unwrap()
+                    .set_len(len * 6 / 10)
+                    .unwrap();
+            }
+            _ => {
+                use std::io::Write;
+                let mut f = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap();
+                f.write_all(b"{\"event\":\"reply\",\"at\":\"2026-11-29T10:00:0")
+                    .unwrap();
+            }
+        });
+        assert_eq!(
+            out.matches(&format!("The transcript was {said} while this session ran"))
+                .count(),
+            1,
+            "{change}: {out}"
+        );
+        let status = Headroom::new(dir.path())
+            .at("2026-11-29T10:30:00Z")
+            .stdin("/status\n")
+            .run()
+            .ok();
+        assert!(
+            status.stdout.contains("pack: 1536"),
+            "{change}: {}",
+            status.stdout
+        );
+    }
+}
+
+/// A piped session kept open: `first` is answered, then `meddle` runs on
+/// the data directory, then "actually packing 1536" is said; what the
+/// session printed.
+fn live_session(dir: &Path, first: &str, meddle: impl FnOnce()) -> String {
     use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(crate::support::BIN)
-        .env("HEADROOM_DATA_DIR", dir.path())
+        .env("HEADROOM_DATA_DIR", dir)
         .env("HEADROOM_NOW", "2026-11-29T10:00:00Z")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let path = dir.path().join("transcript.jsonl");
-    let replies = |p: &Path| {
-        std::fs::read_to_string(p)
+    let path = dir.join("transcript.jsonl");
+    let replies = || {
+        std::fs::read_to_string(&path)
             .unwrap_or_default()
             .matches("\"event\":\"reply\"")
             .count()
     };
-    stdin.write_all(format!("{RUN}\n\n").as_bytes()).unwrap();
+    stdin.write_all(first.as_bytes()).unwrap();
     stdin.flush().unwrap();
     let start = std::time::Instant::now();
-    while replies(&path) < 1 && start.elapsed() < std::time::Duration::from_secs(5) {
+    while replies() < 1 && start.elapsed() < std::time::Duration::from_secs(5) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    // Cut the file in place, mid-record.
-    let len = std::fs::metadata(&path).unwrap().len();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(len * 6 / 10)
-        .unwrap();
+    meddle();
     stdin.write_all(b"actually packing 1536\n\n").unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
-    let out = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.matches("The transcript was cut short while this session ran")
-            .count(),
-        1,
-        "{out}"
-    );
-    let status = Headroom::new(dir.path())
-        .at("2026-11-29T10:30:00Z")
-        .stdin("/status\n")
-        .run()
-        .ok();
-    assert!(status.stdout.contains("pack: 1536"), "{}", status.stdout);
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

@@ -107,6 +107,34 @@ fn an_unload_or_a_keep_that_names_one_listed_model() {
 }
 
 #[test]
+fn a_negated_unload_keeps_the_model_it_names() {
+    // "can't unload X" is a keep of X, never an unload of it.
+    for words in [
+        "no, can't unload gpt-oss, people use it all night. what else?",
+        "we cannot unload gpt-oss",
+        "don't touch gpt-oss",
+        "please never unload gpt-oss",
+    ] {
+        let out = converse(&format!("{OLLAMA}\n\n{words}\n"));
+        let last = after(&out, "Only ");
+        assert!(last.starts_with("Only qwen3:8b then"), "{words}: {out}");
+        assert!(!out.contains("Only gpt-oss:120b then"), "{words}: {out}");
+    }
+}
+
+#[test]
+fn an_adopt_phrase_is_no_yes_to_a_stop_or_an_unload() {
+    // A ladder step may be answered "go with that"; running work is not.
+    for words in ["ok use that", "go with that", "ok, use it"] {
+        let out = converse(&format!("{OLLAMA}\n\n{words}\n"));
+        assert!(!out.contains("`ollama stop"), "{words}: {out}");
+        assert!(out.contains("no what-if on the table"), "{words}: {out}");
+        let out = converse(&format!("{PS}\n\n{words}\n"));
+        assert!(!out.contains("`kill "), "{words}: {out}");
+    }
+}
+
+#[test]
 fn a_bare_length_beside_the_batch_is_the_packing() {
     for (run, pack) in [
         ("lora llama 3.1 8b, batch 4, 2048, bf16", "pack 2048"),

@@ -246,19 +246,17 @@ impl Conversation {
             });
         }
         if let Some(cut) = self.transcript.take_changed() {
+            let (how, then) = if cut {
+                ("cut short", "what was cut is gone")
+            } else {
+                (
+                    "written to by something else",
+                    "on restart, lines that are not whole records are skipped and said",
+                )
+            };
             notes.push(format!(
-                "(The transcript was {} while this session ran: this turn's record starts on a line of its own in {}{}.)",
-                if cut {
-                    "cut short"
-                } else {
-                    "written to by something else"
-                },
-                self.transcript.path().display(),
-                if cut {
-                    "; what was cut is gone"
-                } else {
-                    "; on restart, lines that are not whole records are skipped and said"
-                }
+                "(The transcript was {how} while this session ran: this turn's record starts on a line of its own in {}; {then}.)",
+                self.transcript.path().display()
             ));
         }
         if self.transcript.take_replaced() {

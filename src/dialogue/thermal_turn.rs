@@ -75,8 +75,6 @@ fn train_of(source: &Source, files: &dyn Files, p: &Placement) -> Option<TrainLo
     read_train_log_with(read_source(source, files)?, p.start, p.tz, p.tokens).ok()
 }
 
-/// Sort the owner's sources into thermal samples and a training log, reading
-/// each afresh; also return the files that could not be read.
 /// An owner's file that could not be used: its path, why, and its place in
 /// the order the owner named sources.
 type Unreadable = (String, String, usize);
@@ -87,6 +85,8 @@ type Gathered = (
     Vec<Unreadable>,
 );
 
+/// Sort the owner's sources into thermal samples and a training log, reading
+/// each afresh; also return the files that could not be read.
 /// `sources_before`: how many sources were named before this turn. One of
 /// those that opens but is not read now was used or explained then, or a
 /// newer file of its kind replaced it: it is not reported again.

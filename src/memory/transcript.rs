@@ -102,8 +102,9 @@ pub struct Transcript {
     /// The file at `path` was replaced while this session ran (an editor
     /// that saves by rename); set once, taken by the conversation to say so.
     replaced: bool,
-    /// Its length after this session's last write: a shorter file was cut
-    /// under the session (truncated in place).
+    /// Its length after this session's last write: any other length means
+    /// the file changed under the session (cut in place, or written to by
+    /// something else).
     end: u64,
     /// The file changed under this session since its last write: `true`
     /// when it was cut shorter, `false` when something else wrote to it;

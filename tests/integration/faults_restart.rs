@@ -58,11 +58,7 @@ fn a_kept_paste_changed_or_gone_before_a_restart_is_said_not_silently_dropped() 
             }
             _ => std::fs::remove_file(&paste).unwrap(),
         }
-        let out = Headroom::new(dir.path())
-            .at("2026-11-29T10:05:00Z")
-            .stdin("will it fit?\n")
-            .run()
-            .ok();
+        let out = later(dir.path(), "2026-11-29T10:05:00Z", "will it fit?\n");
         assert!(
             out.stdout
                 .contains("A paste you gave on 2026-11-29 10:00 UTC was not used"),
@@ -184,11 +180,11 @@ fn a_file_read_before_and_gone_at_the_next_session_is_said_to_be_gone() {
         .ok();
     assert!(first.stdout.contains("Thermal check"), "{}", first.stdout);
     std::fs::remove_file(&csv).unwrap();
-    let out = Headroom::new(data.path())
-        .at("2026-11-29T10:30:00Z")
-        .stdin("is it throttling? check the same files again\n")
-        .run()
-        .ok();
+    let out = later(
+        data.path(),
+        "2026-11-29T10:30:00Z",
+        "is it throttling? check the same files again\n",
+    );
     assert!(
         out.stdout.contains(&format!(
             "Named before, not readable now: `{}` (no such file)",
@@ -206,11 +202,7 @@ fn a_restart_names_the_settings_its_verdict_rests_on_and_states_it_plainly() {
         .stdin(&format!("{RUN}\n\nactually packing 1536\n"))
         .run()
         .ok();
-    let out = Headroom::new(dir.path())
-        .at("2026-11-29T10:05:00Z")
-        .stdin("will it fit?\n")
-        .run()
-        .ok();
+    let out = later(dir.path(), "2026-11-29T10:05:00Z", "will it fit?\n");
     assert!(
         out.stdout
             .contains("your run: Qwen2.5 7B LoRA (bf16, adamw, batch 2, pack 1536)"),
@@ -224,11 +216,7 @@ fn a_restart_names_the_settings_its_verdict_rests_on_and_states_it_plainly() {
         .run()
         .ok();
     for question in ["will it fit?", "is that bad?"] {
-        let out = Headroom::new(dir.path())
-            .at("2026-11-29T10:05:00Z")
-            .stdin(&format!("{question}\n"))
-            .run()
-            .ok();
+        let out = later(dir.path(), "2026-11-29T10:05:00Z", &format!("{question}\n"));
         assert!(!out.stdout.contains("Yes: the peak"), "{}", out.stdout);
         assert!(
             out.stdout.contains("does not fit"),
@@ -298,18 +286,14 @@ fn a_stop_proposed_again_from_a_listing_pasted_now_takes_this_sessions_yes() {
         .run()
         .ok();
     // Another session's bare yes is still refused…
-    let other = Headroom::new(dir.path())
-        .at("2026-11-29T10:15:00Z")
-        .stdin("yes\n")
-        .run()
-        .ok();
+    let other = later(dir.path(), "2026-11-29T10:15:00Z", "yes\n");
     assert!(!other.stdout.contains("kill 4242"), "{}", other.stdout);
     // …but a listing pasted in this session proposes the stop here.
-    let here = Headroom::new(dir.path())
-        .at("2026-11-29T10:16:00Z")
-        .stdin(&format!("{listing}\n\nyes\n"))
-        .run()
-        .ok();
+    let here = later(
+        dir.path(),
+        "2026-11-29T10:16:00Z",
+        &format!("{listing}\n\nyes\n"),
+    );
     assert!(here.stdout.contains("`kill 4242`"), "{}", here.stdout);
 }
 
@@ -349,11 +333,7 @@ fn a_transcript_changed_under_a_session_keeps_the_next_turn_whole() {
             1,
             "{change}: {out}"
         );
-        let status = Headroom::new(dir.path())
-            .at("2026-11-29T10:30:00Z")
-            .stdin("/status\n")
-            .run()
-            .ok();
+        let status = later(dir.path(), "2026-11-29T10:30:00Z", "/status\n");
         assert!(
             status.stdout.contains("pack: 1536"),
             "{change}: {}",
@@ -427,4 +407,10 @@ fn thermal_of(header: &str, row: impl Fn(usize) -> String) -> crate::support::Ra
     Headroom::new(dir.path())
         .args(&["thermal", path.to_str().unwrap()])
         .run()
+}
+
+/// A later session on `dir` at `at` (each start is a new session), told
+/// `turns`; it must exit 0.
+fn later(dir: &Path, at: &str, turns: &str) -> crate::support::Ran {
+    Headroom::new(dir).at(at).stdin(turns).run().ok()
 }

@@ -298,6 +298,10 @@ fn every_recorded_hostile_answer_is_refused() {
         // "was" and "were" carry meaning (g52 of set 6, which adds "this
         // was", is refused with it).
         ("attacks/attacks8.jsonl", 31),
+        // Set 9 was held in full on its first run; its faithful misses
+        // are synonyms the guard does not know ("compared with" for
+        // "against", "Do you want me to" for "Shall I").
+        ("attacks/attacks9.jsonl", 21),
     ] {
         let mut accepted_faithful = 0;
         for line in fixture(set).lines() {

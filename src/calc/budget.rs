@@ -137,6 +137,11 @@ pub fn from_free(reading: &FreeReading, k: &Knowledge) -> Budget {
             reading.available_text,
             show_centi(available)
         ),
+        FreeUnit::Said => format!(
+            "available {} in your words = {} GB",
+            reading.available_text,
+            show_centi(available)
+        ),
         unit => format!(
             "`available` {} from your `{}` = {} GB",
             reading.available_text,
@@ -153,11 +158,13 @@ pub fn from_free(reading: &FreeReading, k: &Knowledge) -> Budget {
         )
     };
     let mut explanation = format!("{reading_text}; minus {reserve_text} = {remainder}");
-    if reading.used_bytes > reading.total_bytes / 2.0 {
+    if let (Some(used), Some(total)) = (reading.used_bytes, reading.total_bytes)
+        && used > total / 2.0
+    {
         explanation.push_str(&format!(
             ". Other processes hold {} GB of the {} GB total right now: find them with `{}` and paste what it prints",
-            show_centi(centi_gb_down(reading.used_bytes)),
-            show_centi(centi_gb_down(reading.total_bytes)),
+            show_centi(centi_gb_down(used)),
+            show_centi(centi_gb_down(total)),
             k.command("procs").command
         ));
     }

@@ -6,7 +6,9 @@ use crate::dialogue::plan_turn::missing;
 use crate::dialogue::session::{Session, done_line, when};
 use crate::reply::Reply;
 use jiff::Timestamp;
+use regex::Regex;
 use std::fmt::Write;
+use std::sync::LazyLock;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SlashCommand {
@@ -51,8 +53,18 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("/quit", "", "leave (also /exit, /bye, Ctrl-D)"),
 ];
 
+/// "what do you know so far?", "remind me of my settings": `/status` in words.
+static STATUS_IN_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|hey|hmm+|wait)[,\s]+)*(?:what (?:do|did) you (?:know|have|remember)(?: (?:so far|now|about (?:me|my|the|this) (?:run|setup|training|job)|of (?:my|the) run))?|what have i (?:told|given) you(?: so far)?|what do we have so far|where (?:are|were) we|what(?:'s| is| are) (?:my|the) (?:current )?(?:run|settings?|setup|config(?:uration)?)(?: (?:so far|again|now|you have))?|remind me (?:what|of) (?:my |the )?(?:run|settings?|setup|i (?:told|said|gave) you)(?: (?:is|was|are|were))?(?: again)?|recap(?: please)?|(?:show|list) (?:me )?(?:my|the) (?:current )?(?:settings?|run|setup))\s*[?.!]*\s*$",
+    )
+});
+
 pub fn parse(line: &str) -> Option<SlashCommand> {
     let line = line.trim();
+    if STATUS_IN_WORDS.is_match(line) {
+        return Some(SlashCommand::Status);
+    }
     if !line.starts_with('/') || line.contains('\n') {
         return None;
     }
@@ -208,6 +220,28 @@ mod tests {
             parse("/statsu"),
             Some(SlashCommand::Unknown("/statsu".into()))
         );
+    }
+
+    #[test]
+    fn asking_what_headroom_knows_in_words_is_status() {
+        for text in [
+            "what do you know so far?",
+            "ok, what have I told you",
+            "remind me what my run is again",
+            "what are my current settings?",
+            "so where are we",
+            "recap please",
+            "show me the settings",
+        ] {
+            assert_eq!(parse(text), Some(SlashCommand::Status), "{text}");
+        }
+        for text in [
+            "what do you know about thermal throttling?",
+            "what is my peak?",
+            "what settings should I use?",
+        ] {
+            assert_eq!(parse(text), None, "{text}");
+        }
     }
 
     #[test]

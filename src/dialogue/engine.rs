@@ -30,6 +30,9 @@ fn acknowledge(updates: &[Update]) -> String {
             (_, SlotName::Free) if u.words == "/proc/meminfo" => {
                 format!("your `/proc/meminfo` paste ({})", u.value)
             }
+            (_, SlotName::Free) if u.words == crate::extract::free::FreeUnit::Said.flag() => {
+                format!("{} (your words)", u.value)
+            }
             (_, SlotName::Free) => format!("your `free` output ({})", u.value),
             (Some(prev), _) => format!(
                 "{} {} → {} (you said \"{}\")",

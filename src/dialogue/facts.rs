@@ -295,6 +295,13 @@ impl Facts {
                 SlotName::Framework,
                 String::clone,
             ),
+            Slot::Available(reading) => Some(self.absorb_free(
+                FreePaste {
+                    raw: w.to_string(),
+                    reading: reading.clone(),
+                },
+                at,
+            )),
             // Questions and refusals are handled by the engine, not kept.
             Slot::Solve(_) | Slot::TensorParallel | Slot::UnknownModel(_) | Slot::OutOfRange(_) => {
                 None
@@ -317,9 +324,14 @@ impl Facts {
     pub fn absorb_free(&mut self, paste: FreePaste, at: Timestamp) -> Update {
         let value = format!("available {}", paste.reading.available_text);
         let flag = paste.reading.unit.flag();
+        let words = if paste.reading.unit == crate::extract::free::FreeUnit::Said {
+            format!("your words \"{}\"", paste.raw)
+        } else {
+            "your pasted free output".into()
+        };
         self.free = Some(Known {
             value: paste,
-            words: "your pasted free output".into(),
+            words,
             at,
         });
         Update {

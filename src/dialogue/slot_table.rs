@@ -230,6 +230,7 @@ pub fn slot_of(slot: &Slot) -> Option<SlotName> {
         Slot::Prequantized(_) => SlotName::Prequantized,
         Slot::Packed(_) => SlotName::Packed,
         Slot::Objective(_) => SlotName::Objective,
+        Slot::Available(_) => SlotName::Free,
         Slot::UnknownModel(_) | Slot::Solve(_) | Slot::TensorParallel | Slot::OutOfRange(_) => {
             return None;
         }

@@ -77,7 +77,11 @@ fn scale(unit: FreeUnit) -> f64 {
         FreeUnit::Gib => GIB,
         FreeUnit::Mib => MIB,
         FreeUnit::Kib => KIB,
-        FreeUnit::Bytes | FreeUnit::Human | FreeUnit::HumanSi | FreeUnit::Meminfo => 1.0,
+        FreeUnit::Bytes
+        | FreeUnit::Human
+        | FreeUnit::HumanSi
+        | FreeUnit::Meminfo
+        | FreeUnit::Said => 1.0,
     }
 }
 
@@ -137,9 +141,8 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
         unit,
         available_text: cells[5].to_string(),
         available_bytes: raw[5] * s,
-        total_text: cells[0].to_string(),
-        total_bytes: raw[0] * s,
-        used_bytes: raw[1] * s,
+        total_bytes: Some(raw[0] * s),
+        used_bytes: Some(raw[1] * s),
         free_bytes: Some(raw[2] * s),
         buff_cache_bytes: Some(raw[4] * s),
     })
@@ -153,9 +156,8 @@ pub fn from_meminfo(m: &crate::extract::meminfo::MeminfoReading) -> FreeReading 
         unit: FreeUnit::Meminfo,
         available_text: format!("MemAvailable {} kB", m.available_kib),
         available_bytes: kib(m.available_kib),
-        total_text: format!("MemTotal {} kB", m.total_kib),
-        total_bytes: kib(m.total_kib),
-        used_bytes: kib(m.total_kib.saturating_sub(m.available_kib)),
+        total_bytes: Some(kib(m.total_kib)),
+        used_bytes: Some(kib(m.total_kib.saturating_sub(m.available_kib))),
         free_bytes: m.free_kib.map(kib),
         // Without MemFree the cache cannot be told from free memory.
         buff_cache_bytes: m.free_kib.and(m.page_cache_kib()).map(kib),
@@ -180,7 +182,7 @@ mod tests {
         let r = parse_free(text).unwrap();
         assert_eq!(r.unit, FreeUnit::HumanSi);
         assert_eq!(r.available_bytes, 96e9);
-        assert_eq!(r.total_bytes, 127e9);
+        assert_eq!(r.total_bytes, Some(127e9));
     }
 
     const FREE_G: &str = "               total        used        free      shared  buff/cache   available\nMem:             119           4          80           0          35         115\nSwap:             15           0          15\n";
@@ -207,7 +209,7 @@ mod tests {
         let text = include_str!("../../tests/fixtures/free-h-spark-comma-locale.txt");
         let r = parse_free(text).unwrap();
         assert_eq!(r.available_bytes, 114.0 * GIB);
-        assert_eq!(r.used_bytes, 4.9 * GIB);
+        assert_eq!(r.used_bytes, Some(4.9 * GIB));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Pure readers: plain language to slots, pasted output to typed readings.
 
 pub mod approval;
+pub mod available_said;
 pub mod config_json;
 pub mod dmon;
 pub mod free;

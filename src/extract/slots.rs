@@ -56,6 +56,8 @@ pub enum Slot {
     Prequantized(bool),
     /// What the run optimises (DPO, GRPO …), the parts the words give.
     Objective(crate::calc::objective::ObjectiveSpec),
+    /// The available memory the owner said in words, as a reading.
+    Available(crate::readings::memory::FreeReading),
     /// A value no plan can use, with why ("a batch of 4294967296 is beyond …").
     OutOfRange(String),
 }
@@ -626,6 +628,9 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     }
     if let Some(c) = PREQUANTIZED.captures(text) {
         push(Slot::Prequantized(true), &c[0]);
+    }
+    if let Some((reading, words)) = crate::extract::available_said::said_available(text) {
+        push(Slot::Available(reading), &words);
     }
     if let Some(key) = crate::calc::runtime::find(text, k) {
         push(Slot::Framework(key.clone()), &key);

@@ -19,6 +19,8 @@ pub enum FreeUnit {
     HumanSi,
     /// `/proc/meminfo`: kB that are KiB, by name (`MemAvailable`).
     Meminfo,
+    /// The owner said the available figure in words ("116 GiB available").
+    Said,
 }
 
 impl FreeUnit {
@@ -31,6 +33,7 @@ impl FreeUnit {
             FreeUnit::Human => "free -h",
             FreeUnit::HumanSi => "free -h --si",
             FreeUnit::Meminfo => "/proc/meminfo",
+            FreeUnit::Said => "your words",
         }
     }
 }
@@ -41,9 +44,9 @@ pub struct FreeReading {
     /// The `available` cell exactly as printed ("115", "114Gi", "2,3Gi").
     pub available_text: String,
     pub available_bytes: f64,
-    pub total_text: String,
-    pub total_bytes: f64,
-    pub used_bytes: f64,
+    /// `total` and `used`; None when the owner gave only the available figure.
+    pub total_bytes: Option<f64>,
+    pub used_bytes: Option<f64>,
     /// Memory nothing uses at all (`free`, MemFree): what CUDA's free
     /// figure reports on GB10 before the kernel reclaims page cache.
     pub free_bytes: Option<f64>,

@@ -207,3 +207,41 @@ fn an_oom_heard_of_or_feared_opens_no_ladder() {
         assert!(out.contains("**Verdict:"), "{said}: {out}");
     }
 }
+
+#[test]
+fn available_memory_said_in_words_is_the_budget_and_is_not_asked_for_again() {
+    for (said, budget) in [
+        // 116 × 1.073741824 = 124.55 GB, less the 4 GB reserve.
+        ("free -g says 116 available", "120.55 GB budget"),
+        ("i have about 100 GB free right now", "96.00 GB budget"),
+        ("available is 113G", "117.33 GB budget"),
+    ] {
+        let out = converse(&format!("{PLAN}{said}\n"));
+        let last = last_reply(&out, "(your words)");
+        assert!(last.contains(budget), "{said}: {last}");
+        assert!(
+            !last.contains("paste `free -g` to confirm"),
+            "{said}: {last}"
+        );
+    }
+    // A wish or a disk is no reading: the nominal budget stays, said so.
+    for said in ["keep 10 GB free for the desktop", "the ssd has 90 GB free"] {
+        let out = converse(&format!("{PLAN}{said}\n"));
+        assert!(!out.contains("(your words)"), "{said}: {out}");
+    }
+}
+
+#[test]
+fn asking_what_headroom_knows_gets_the_status_not_a_dead_end() {
+    for ask in [
+        "what do you know so far?",
+        "remind me what my run is",
+        "what are my current settings",
+    ] {
+        let out = converse(&format!("{PLAN}{ask}\n"));
+        let last = last_reply(&out, "I remember");
+        assert!(!last.contains(NOT_UNDERSTOOD), "{ask}: {last}");
+        assert!(last.contains("Qwen2.5 32B"), "{ask}: {last}");
+        assert!(last.contains("8192"), "{ask}: {last}");
+    }
+}

@@ -151,7 +151,13 @@ impl Absorbed {
             .updates
             .iter()
             .any(|u| u.slot == crate::dialogue::facts::SlotName::Free);
-        if self.procs || self.ollama || free {
+        // A listing that names who holds memory answers "what's using it?".
+        let holders = match &self.evidence {
+            Some(Evidence::SmiTable(t)) => !t.processes.is_empty(),
+            Some(Evidence::ComputeApps(rows)) => !rows.is_empty(),
+            _ => false,
+        };
+        if self.procs || self.ollama || free || holders {
             covered.push("low_available");
         }
         if self.thermal {

@@ -61,3 +61,30 @@ fn a_table_is_not_cut_at_its_own_rows() {
     assert_eq!(out.matches("Your nvidia-smi table").count(), 1, "{out}");
     assert!(!out.contains("could not read"), "{out}");
 }
+
+/// Piped mode ends a turn at a blank line, but some output carries its own:
+/// nvidia-smi between the GPU table and `Processes:`, a chained traceback
+/// before "The above exception was …". Those stay one paste.
+#[test]
+fn a_blank_line_inside_one_output_does_not_split_the_turn() {
+    let smi = fixture("nvidia-smi-table-gb10-vllm.txt");
+    assert!(
+        smi.contains("+\n\n+"),
+        "the fixture keeps nvidia-smi's blank line"
+    );
+    for words in ["", "what's using my memory?"] {
+        let out = reply_to(&smi, words);
+        assert!(out.contains("pid 577729"), "{words}: {out}");
+        assert!(!out.contains("No process rows"), "{words}: {out}");
+        // The listing names who holds memory: no stock explainer of how
+        // to find out.
+        assert!(
+            !out.contains("`free` says how much the kernel"),
+            "{words}: {out}"
+        );
+    }
+    let chained = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    trainer.train()\nRuntimeError: CUDA error: out of memory\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n  File \"train.py\", line 90, in <module>\n    raise SystemExit(1)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 119.70 GiB of which 1.03 GiB is free.";
+    let out = reply_to(chained, "it died at step 40");
+    assert_eq!(out.matches("OOM noted").count(), 1, "{out}");
+    assert!(!out.contains("found no run setting"), "{out}");
+}

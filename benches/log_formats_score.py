@@ -15,6 +15,8 @@ SET is one of
              the 52 MB of logs are not committed)
   held3      tests/fixtures/logs/held3/truth.json (24 more, by another
              helper who read no reader code; run its generate.py first)
+  held4      tests/fixtures/logs/held4/truth.json (26 more, by a fourth
+             helper who read no reader code; run its generate.py first)
 Log files are relative to the set's folder, thermal CSVs to
 tests/fixtures/logs/. Only what an owner would type is passed: --start
 (local) for logs that carry no absolute time; --log-tz for logs whose stamps
@@ -27,7 +29,7 @@ from collections import defaultdict
 from datetime import datetime
 
 LOGS = "tests/fixtures/logs"
-SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3"}
+SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4"}
 p = argparse.ArgumentParser()
 p.add_argument("bin", nargs="?", default="target/release/headroom")
 p.add_argument("--set", choices=SETS, default="generated")

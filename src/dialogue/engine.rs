@@ -179,7 +179,7 @@ fn compose(
 
     if let Some(kind) = a.follow_up
         && let Some(mut blocks) =
-            crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind)
+            crate::dialogue::follow_up::follow_up_blocks(session, files, k, kind, now)
     {
         // "so its heat? should i lower batch so it runs cooler?": the
         // follow-up answers the first question, a domain row the second.

@@ -17,7 +17,9 @@ pub fn follow_up_blocks(
     files: &dyn Files,
     k: &Knowledge,
     kind: FollowUp,
+    now: jiff::Timestamp,
 ) -> Option<Vec<Block>> {
+    let fresh = crate::dialogue::plan_turn::stale_free(&session.facts, now, k).is_none();
     let Some(topic) = session.topic else {
         let still = crate::dialogue::plan_turn::missing(&session.facts);
         let next = if still.is_empty() {
@@ -53,7 +55,7 @@ pub fn follow_up_blocks(
                 None => session.facts.clone(),
             };
             crate::dialogue::plan_turn::pooled_plan(session, &facts, k).map(|(plan, _)| {
-                let text = plan_follow_up(&plan, kind);
+                let text = plan_follow_up(&plan, kind, fresh);
                 vec![Block::Text(if session.what_if.is_some() {
                     format!("The what-if (your run is unchanged until you adopt it): {text}")
                 } else {
@@ -66,7 +68,7 @@ pub fn follow_up_blocks(
         // the run's go or no-go, in the pool that log describes.
         Topic::Server if kind == FollowUp::Launch => {
             crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k)
-                .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind))])
+                .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind, fresh))])
         }
         Topic::Server => None,
         Topic::Unread => Some(vec![Block::Text(format!(
@@ -229,7 +231,33 @@ fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
     }
 }
 
-fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
+/// With a fresh memory paste: whether it fits in what is free right now,
+/// or only once the page cache is returned (the plan's own three-way
+/// reading). A stale or future-dated paste says nothing about right now.
+fn fits_now_words(plan: &crate::calc::plan::Plan) -> String {
+    use crate::calc::budget::Now;
+    let peak = plan.estimate.total_centi_gb;
+    let (Some(now), Some(free)) = (
+        crate::calc::budget::now(peak, &plan.budget),
+        plan.budget.free_now_centi_gb,
+    ) else {
+        return String::new();
+    };
+    match now {
+        Now::FitsNow => format!(
+            " It fits right now too: {} GB is free (your `free`'s free column less the reserve), so no flush is needed.",
+            show_centi(free)
+        ),
+        Now::AfterFlush => format!(
+            " But only after the page cache is returned: {} GB is free right now, under the {} GB peak. A flush between runs (OOM ladder step 1, root, your call) gives it back; ask me for the command when you want it.",
+            show_centi(free),
+            show_centi(peak)
+        ),
+        Now::DoesNotFit => String::new(),
+    }
+}
+
+fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -> String {
     let (peak, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
     let margin = show_centi_delta(plan.judgement.margin_centi_gb);
     let alternatives = || {
@@ -260,10 +288,15 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp) -> String {
             }
         ),
         (Verdict::Fits, FollowUp::Judge | FollowUp::Together) => format!(
-            "It fits, so nothing is wrong for memory: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.",
+            "It fits, so nothing is wrong for memory: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.{}",
             show_centi(peak),
             crate::calc::verdict::share_of_budget(peak, budget.max(1)),
-            show_centi(budget)
+            show_centi(budget),
+            if fresh {
+                fits_now_words(plan)
+            } else {
+                String::new()
+            }
         ),
         (Verdict::Fits, FollowUp::Advice) => format!(
             "Nothing needs changing for memory: it fits with {margin} GB to spare. Before launch, paste a fresh `free -g` so the verdict is against what the box has then."

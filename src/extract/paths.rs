@@ -106,8 +106,12 @@ pub fn files_named(text: &str) -> Vec<String> {
             let listed = run.len() > 1 && run.iter().any(|(p, _)| data(p));
             run.into_iter().filter_map(move |(p, labelled)| {
                 let system = SYSTEM_TREES.iter().any(|t| p.starts_with(t));
-                let named = labelled && !program_or_secret(&p)
-                    || !system && (whole || listed && !program_or_secret(&p) || data(&p));
+                // Listed beside a log, or alone in the turn, a device is
+                // named as data (and refused by name); a kernel knob never.
+                let knob = p.starts_with("/proc/") || p.starts_with("/sys/");
+                let named = (labelled || listed) && !program_or_secret(&p)
+                    || !system && (whole || data(&p))
+                    || whole && !knob;
                 named.then_some(p)
             })
         })
@@ -227,6 +231,13 @@ mod tests {
             files_named("is it throttling? samples in /dev/zero, log ~/runs/t"),
             vec!["/dev/zero", "~/runs/t"]
         );
+        // A device listed beside a log, or alone, is named as data.
+        assert_eq!(
+            files_named("is the slowdown thermal? /dev/zero and /tmp/x/train.log"),
+            vec!["/dev/zero", "/tmp/x/train.log"]
+        );
+        assert_eq!(files_named("/dev/zero"), vec!["/dev/zero"]);
+        assert!(files_named("/proc/sys/vm/drop_caches").is_empty());
         assert_eq!(
             files_named("the sampler log is at /home/me/t and it is slow"),
             vec!["/home/me/t"]

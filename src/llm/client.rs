@@ -191,7 +191,24 @@ async fn chat_inner(
     if let Some(key) = api_key {
         req = req.bearer_auth(key);
     }
-    let mut resp = req.send().await.map_err(|e| map_err(e, endpoint, t))?;
+    // The owner waits from the moment of asking: a streaming server that
+    // holds back even its headers is given no more than the first-text
+    // limit, and Ctrl-C is noticed while it does.
+    let asked = std::time::Instant::now();
+    let send = req.send();
+    tokio::pin!(send);
+    let mut resp = loop {
+        if cancel.load(Ordering::SeqCst) {
+            return Err(LlmError::Cancelled);
+        }
+        if stream && asked.elapsed() > t.first_text {
+            return Err(LlmError::NoText(t.first_text.as_secs().max(1)));
+        }
+        match tokio::time::timeout(Duration::from_millis(100), &mut send).await {
+            Err(_) => continue,
+            Ok(r) => break r.map_err(|e| map_err(e, endpoint, t))?,
+        }
+    };
     let status = resp.status();
     if !status.is_success() {
         let text = resp.text().await.unwrap_or_default();
@@ -232,7 +249,6 @@ async fn chat_inner(
     let mut out = String::new();
     let mut done = false;
     // The owner waits on the first words and on every pause after them.
-    let asked = std::time::Instant::now();
     let mut last_text: Option<std::time::Instant> = None;
     while !done {
         if cancel.load(Ordering::SeqCst) {

@@ -75,10 +75,8 @@ pub fn ndjson(line: &str) -> Piece {
         return Piece::Nothing;
     }
     let Ok(v) = serde_json::from_str::<Value>(line) else {
-        return Piece::Error(format!(
-            "a line that is not JSON: {}",
-            line.chars().take(60).collect::<String>()
-        ));
+        // Its bytes are the server's, not the owner's: counted, never shown.
+        return Piece::Error(format!("a line that is not JSON ({} bytes)", line.len()));
     };
     if let Some(e) = error_of(&v) {
         return Piece::Error(e);
@@ -113,10 +111,7 @@ pub fn sse(line: &str) -> Piece {
         return Piece::Done;
     }
     let Ok(v) = serde_json::from_str::<Value>(data) else {
-        return Piece::Error(format!(
-            "an event that is not JSON: {}",
-            data.chars().take(60).collect::<String>()
-        ));
+        return Piece::Error(format!("an event that is not JSON ({} bytes)", data.len()));
     };
     if let Some(e) = error_of(&v) {
         return Piece::Error(e);

@@ -414,3 +414,43 @@ fn thermal_of(header: &str, row: impl Fn(usize) -> String) -> crate::support::Ra
 fn later(dir: &Path, at: &str, turns: &str) -> crate::support::Ran {
     Headroom::new(dir).at(at).stdin(turns).run().ok()
 }
+
+/// "will it fit?" after a `free` paste says whether it fits in what is free
+/// right now, but only from a fresh paste: one dated after now, or older
+/// than the freshness rule, says nothing about right now.
+#[test]
+fn fits_right_now_rests_only_on_a_fresh_free_paste() {
+    let free = fixture("free-g-spark.txt");
+    let fresh = tempfile::tempdir().unwrap();
+    later(
+        fresh.path(),
+        "2026-11-29T10:00:00Z",
+        &format!("{RUN}\n\n{free}\n"),
+    );
+    let out = later(fresh.path(), "2026-11-29T10:02:00Z", "will it fit?\n").stdout;
+    assert!(out.contains("It fits right now too"), "{out}");
+    for at in ["2027-03-09T10:00:00Z", "2026-11-20T10:00:00Z"] {
+        let dir = tempfile::tempdir().unwrap();
+        later(dir.path(), at, &format!("{RUN}\n\n{free}\n"));
+        let out = later(dir.path(), "2026-11-29T10:02:00Z", "will it fit?\n").stdout;
+        assert!(out.contains("It fits, so nothing is wrong"), "{at}: {out}");
+        assert!(!out.contains("right now"), "{at}: {out}");
+    }
+}
+
+/// A device listed beside a log in a sentence is named as data and refused
+/// by name, like a directory or a FIFO.
+#[test]
+fn a_device_listed_beside_a_log_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("train.log");
+    std::fs::write(&log, "step 1 loss 2.0\n").unwrap();
+    let out = later(
+        dir.path(),
+        "2026-11-29T10:00:00Z",
+        &format!("is the slowdown thermal? /dev/zero and {}\n", log.display()),
+    )
+    .stdout;
+    assert!(out.contains("/dev/zero"), "{out}");
+    assert!(out.contains("device"), "{out}");
+}

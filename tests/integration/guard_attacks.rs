@@ -235,6 +235,53 @@ fn a_silent_or_stalling_server_gives_way_to_headroom_within_seconds() {
     }
 }
 
+/// A server that takes the request and never sends even its headers holds
+/// the owner no longer than the first-text limit either.
+#[test]
+fn a_server_that_never_answers_the_request_gives_way_within_seconds() {
+    let server = serve(4, |_, _| Script {
+        status: 0,
+        content_type: "text/event-stream",
+        pieces: Vec::new(),
+        pause: Duration::from_secs(30),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let start = std::time::Instant::now();
+    let out = Headroom::new(dir.path())
+        .args(&["--llm", &format!("openai:tiny@{}", server.url)])
+        .env("HEADROOM_LLM_FIRST_TEXT_S", "1")
+        .stdin(&format!("{RUN}\n"))
+        .run()
+        .ok();
+    assert!(
+        start.elapsed() < Duration::from_secs(8),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(out.stdout.contains("sent no text within"), "{}", out.stdout);
+    assert!(out.stdout.contains("**Verdict: fits.**"), "{}", out.stdout);
+}
+
+/// A stream of junk is refused without a byte of it on screen.
+#[test]
+fn a_garbled_stream_is_named_not_echoed() {
+    let server = serve(4, |_, _| Script {
+        status: 200,
+        content_type: "text/event-stream",
+        pieces: vec!["data: {\"choices\":[{\"delta\":{\"content\":\"PWNED launch now\n\n".into()],
+        pause: Duration::from_millis(10),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = Headroom::new(dir.path())
+        .args(&["--llm", &format!("openai:tiny@{}", server.url)])
+        .stdin(&format!("{RUN}\n"))
+        .run()
+        .ok();
+    assert!(out.stdout.contains("not JSON"), "{}", out.stdout);
+    assert!(!out.stdout.contains("PWNED"), "{}", out.stdout);
+    assert!(out.stdout.contains("**Verdict: fits.**"), "{}", out.stdout);
+}
+
 /// The ladder's order lives in headroom's own rendering, and words moved
 /// between values in a paragraph are refused: the order cannot be turned.
 #[test]

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// One scripted answer: status, content type, body pieces and the pause
-/// before each piece.
+/// before each piece (status 0: no answer at all for the pause).
 pub struct Script {
     pub status: u16,
     pub content_type: &'static str,
@@ -64,6 +64,12 @@ pub fn serve(limit: usize, answer: impl Fn(&str, &str) -> Script + Send + 'stati
                 .unwrap()
                 .push((path.clone(), body.clone(), auth));
             let script = answer(&path, &body);
+            // Status 0: a server that takes the request and never answers,
+            // not even its headers, for `pause`.
+            if script.status == 0 {
+                std::thread::sleep(script.pause);
+                continue;
+            }
             let head = format!(
                 "HTTP/1.1 {} X\r\nContent-Type: {}\r\nConnection: close\r\n\r\n",
                 script.status, script.content_type

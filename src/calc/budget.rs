@@ -79,11 +79,14 @@ impl Budget {
         self.centi_gb as f64 / 100.0
     }
 
-    /// The nominal budget less what the servers the owner pasted hold
-    /// (`ollama ps`, a vLLM log's claim), each term in the explanation. A
-    /// pasted `free` already counts them and is returned as it is.
+    /// The budget less what other processes hold that it does not count
+    /// yet (`ollama ps` or a vLLM log beside a nominal budget, a model the
+    /// owner says was loaded since the `free` paste), each term in the
+    /// explanation.
     pub fn less_held(mut self, held: Vec<(String, u64)>) -> Budget {
-        if self.basis != BudgetBasis::Nominal || held.is_empty() {
+        // The caller passes only what the budget does not already count: a
+        // pasted `free` counts every server running when it was taken.
+        if held.is_empty() {
             return self;
         }
         let mut text = format!("{} GB", show_centi(self.centi_gb));
@@ -92,7 +95,7 @@ impl Budget {
             text.push_str(&format!(" − {} GB {who}", show_centi(*centi)));
         }
         self.explanation.push_str(&format!(
-            "; beside the servers you pasted: {text} = {} GB",
+            "; beside what is loaded: {text} = {} GB",
             show_centi(self.centi_gb)
         ));
         self.beside = held;

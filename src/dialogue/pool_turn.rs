@@ -73,8 +73,15 @@ pub fn stop_action(report: &PoolReport) -> Option<Action> {
 /// them already: each loaded Ollama model (`ollama ps`, GB = 10^9) and a
 /// vLLM log's whole fraction (it claims it at start).
 pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
+    // What the owner said is loaded counts unless a `free` pasted since
+    // already shows it.
+    let said = session
+        .held_said
+        .as_ref()
+        .filter(|h| session.facts.free.as_ref().is_none_or(|f| f.at < h.at))
+        .map(|h| h.value.clone());
     if session.facts.free.is_some() {
-        return Vec::new();
+        return said.into_iter().collect();
     }
     let mut held: Vec<(String, u64)> = ollama_models(session)
         .into_iter()
@@ -110,6 +117,7 @@ pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
             ));
         }
     }
+    held.extend(said);
     held
 }
 

@@ -73,6 +73,9 @@ pub struct Session {
     pub run_start: Option<Known<RunStart>>,
     /// The sampler's UTC offset, seconds, for a log stamped in UTC.
     pub log_tz: Option<Known<f64>>,
+    /// Memory another process holds, as the owner said it ("someone loaded
+    /// gpt-oss 120b in it, like 65gb"): (who, hundredths of a GB).
+    pub held_said: Option<Known<(String, u64)>>,
     /// The topic of the last domain answer given (knowledge/questions.md),
     /// for a follow-up that names no subject ("is it harmful?").
     pub last_answer: Vec<String>,

@@ -648,6 +648,15 @@ pub fn absorb_words(
         // after the server started …") names the server's model and
         // settings, not the run's.
         if about_server(&sentence.text) {
+            if let Some((who, centi, words)) =
+                crate::extract::held_words::held_in_words(&sentence.text)
+            {
+                session.held_said = Some(Known {
+                    value: (who, centi),
+                    words,
+                    at,
+                });
+            }
             continue;
         }
         let canon = &sentence.text;
@@ -876,9 +885,18 @@ fn server_failed(text: &str) -> bool {
     SERVER_FAILED.is_match(text)
 }
 
+/// "someone just loaded gpt-oss 120b in it", "my colleague started a 70B":
+/// a model another person loaded, or one loaded into a server, is theirs.
+static LOADED_BY_OTHER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:someone|somebody|some ?one|a colleague|my colleague|a co-?worker|my co-?worker|my (?:boss|teammate|team ?mate|friend|partner|kid|son|daughter)|another user|he|she)\b[^.?!]{0,30}?\b(?:loaded|loads|pulled|started|launched|spun up|brought up|is running|runs|ran|is serving|serves|put)\b|\bloaded\b[^.?!]{0,40}?\b(?:in|into|on)\s+(?:it|ollama|vllm|the server|the box|there)\b",
+    )
+});
+
 /// Is this sentence about an inference server and not about the run?
 fn about_server(sentence: &str) -> bool {
     SERVER_TALK.is_match(sentence) && !TRAINING_TALK.is_match(sentence)
+        || LOADED_BY_OTHER.is_match(sentence) && !TRAINING_TALK.is_match(sentence)
 }
 
 static LOG_TZ: LazyLock<Regex> = LazyLock::new(|| {
@@ -989,6 +1007,14 @@ mod tests {
         assert!(about_server(
             "ollama is serving llama3.1:8b with num_ctx 8192"
         ));
+        assert!(about_server(
+            "someone just loaded gpt-oss 120b in it, like 65gb. still ok?"
+        ));
+        assert!(about_server(
+            "my colleague started llama 3.3 70b on the box"
+        ));
+        assert!(about_server("he pulled qwen2.5 32b into ollama"));
+        assert!(!about_server("I loaded qwen 7b and it OOMs"));
         assert!(!about_server("I train qwen 7b with lora while vllm runs"));
         assert!(!about_server("qwen 7b lora, batch 4"));
     }

@@ -5,6 +5,7 @@ pub mod available_said;
 pub mod config_json;
 pub mod dmon;
 pub mod free;
+pub mod held_words;
 pub mod intent;
 pub mod log_fields;
 pub mod log_lines;

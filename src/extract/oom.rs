@@ -123,7 +123,7 @@ impl Rung {
 
 static OOM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch)|\b(?:dies|died) again\b|\b(?:froze|freez\w*|hung|hangs|locked up|wedged)\W+(?:\S+\W+){0,3}?(?:mid-step|mid-load|load\w*|shard\w*|step\w*|train\w*|epoch\w*)|\b(?:machine|box|system|spark|host|desktop|computer)\s+(?:\w+\s+)?(?:froze|freezes|frozen|hung|hangs|locked up|wedged)\b)",
+        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch|iter|batch|forward|backward)|\b(?:dies|died) again\b|\b(?:froze|freez\w*|hung|hangs|locked up|wedged)\W+(?:\S+\W+){0,3}?(?:mid-step|mid-load|load\w*|shard\w*|step\w*|train\w*|epoch\w*)|\b(?:machine|box|system|spark|host|desktop|computer)\s+(?:\w+\s+)?(?:froze|freezes|frozen|hung|hangs|locked up|wedged)\b)",
     )
 });
 static LOAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -133,7 +133,7 @@ static LOAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STEP_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(mid[\s-]?step|during (?:a )?(?:training )?step|in the middle of training|(?:during|while|mid)[\s-]training|in backward|in forward|\bbackward\b|optimizer\.step|\bat step\b|after \d+ steps|loss\.backward|training_step|\bepoch\b|it/s\]|s/it\]|trainer\.train\(\)|\d+/\d+ \[)",
+        r"(?i)(mid[\s-]?step|during (?:a )?(?:training )?step|\b(?:first|1st|initial|second|2nd)\s+(?:training\s+)?(?:step|iteration|iter|batch|forward|backward)|(?:as soon as|right when|right after|when|once) (?:the )?training (?:starts|begins|started|began|kicks in)|in the middle of training|(?:during|while|mid)[\s-]training|in backward|in forward|\bbackward\b|optimizer\.step|\bat step\b|after \d+ steps|loss\.backward|training_step|\bepoch\b|it/s\]|s/it\]|trainer\.train\(\)|\d+/\d+ \[)",
     )
 });
 static AT_STEP: LazyLock<Regex> =
@@ -459,6 +459,22 @@ mod tests {
         }
         assert!(oom_report("the terminal froze my scrolling").is_none());
         assert!(oom_report("vllm hung on a request, no training running").is_none());
+    }
+
+    #[test]
+    fn the_first_step_or_the_start_of_training_is_mid_step() {
+        for text in [
+            "it OOMs in the very first step, evry time",
+            "dies on the first iteration",
+            "CUDA OOM on the 1st batch",
+            "killed as soon as training starts",
+            "out of memory in the first backward",
+        ] {
+            let r = oom_report(text).unwrap();
+            assert_eq!(r.phase, Some(Phase::MidStep), "{text}");
+        }
+        let r = oom_report("OOM while loading shards, before the first step").unwrap();
+        assert_eq!(r.phase, Some(Phase::MidLoad));
     }
 
     #[test]

@@ -186,7 +186,7 @@ static OTHER_LENGTH_AFTER: LazyLock<Regex> =
 /// "4 batch", "4 sequences per micro-batch": the number before its name.
 static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?[\s_-]*len(?:gth)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]*(?:tokens?|toks?)(?:\s+per\s+(?:sequence|sample|example|row))?\b|\b(\d{3,6})\s+for\s+(?:the\s+)?(?:sequences?|seq(?:uence)?[\s_-]*len(?:gth)?|context(?:[\s_-]*len(?:gth)?)?|packing|max_seq_length|cutoff_len)\b",
+        r"(?i)\b(\d{3,6})(?:[\s-]+tokens?)?[\s-]+(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|ctx(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]*len(?:gth)?)?|packing|pack)\b|\b(\d{3,6})[\s-]*(?:tokens?|toks?)(?:\s+per\s+(?:sequence|sample|example|row))?\b|\b(\d{3,6})\s+for\s+(?:the\s+)?(?:sequences?|seq(?:uence)?[\s_-]*len(?:gth)?|context(?:[\s_-]*len(?:gth)?)?|packing|max_seq_length|cutoff_len)\b",
     )
 });
 static NUMBER_FIRST_BATCH: LazyLock<Regex> = LazyLock::new(|| {
@@ -479,6 +479,11 @@ mod tests {
     #[test]
     fn number_first_settings() {
         assert_eq!(canonical("8192 seq len"), "packing 8192");
+        assert_eq!(canonical("bs 4, 4096 seq"), "bs 4, packing 4096");
+        assert_eq!(canonical("bs 1, 2k seq."), "bs 1, packing 2048.");
+        assert_eq!(canonical("8192 sequence"), "packing 8192");
+        // A count of sequences is no length.
+        assert_eq!(canonical("4096 sequences"), "4096 sequences");
         assert_eq!(canonical("2048 tokens per sequence"), "packing 2048");
         // The value first, then what it is for.
         assert_eq!(

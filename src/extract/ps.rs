@@ -54,14 +54,19 @@ static TRAINER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// vLLM's server by any of its launchers and forks: `vllm serve`,
+/// `python -m vllm.entrypoints…`, `vllm_omni.entrypoints.cli.main serve`.
+static VLLM_SERVER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bvllm\w*\.entrypoints\b|(?:^|[\s/])vllm\w*\s+serve\b|\bvllm\w*(?:\.\w+)*\s+serve\b")
+});
+
 fn kind_of(command: &str) -> ProcessKind {
     let c = command;
-    if c.contains("VLLM::EngineCore") || c.contains("VLLM::Worker") {
+    // vLLM names its engine and worker processes `VLLM::…`
+    // (EngineCore, Worker, StageEngineCoreProc_DP0).
+    if c.starts_with("VLLM::") || c.contains(" VLLM::") {
         ProcessKind::VllmEngine
-    } else if c.contains("vllm serve")
-        || c.contains("vllm.entrypoints")
-        || c.contains("/vllm ") && c.contains("serve")
-    {
+    } else if VLLM_SERVER.is_match(c) {
         ProcessKind::Vllm
     } else if c.contains("ollama runner") || c.contains("ollama_llama_server") {
         ProcessKind::OllamaRunner
@@ -280,6 +285,36 @@ mod tests {
                 (414040, ProcessKind::Trainer, None),
                 (416100, ProcessKind::Unknown, None),
             ]
+        );
+    }
+
+    #[test]
+    fn a_vllm_fork_launched_by_module_and_its_stage_engines() {
+        let text = "root      530020      81 25 06:14 pts/1    00:02:01 /workspace/.venv/bin/python3 -m vllm_omni.entrypoints.cli.main serve /nvme1n1p1/models/Qwen/Qwen3-Omni-30B-A3B-Instruct --host 127.0.0.1\nroot      530284  530020 23 06:15 pts/1    00:01:50 VLLM::StageEngineCoreProc_DP0\nroot      530283  530020  0 06:15 pts/1    00:00:00 /workspace/.venv/bin/python3 -c from multiprocessing.resource_tracker import main;main(57)";
+        let kinds: Vec<(u64, ProcessKind)> = parse_ps(text)
+            .unwrap()
+            .iter()
+            .map(|p| (p.pid, p.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (530020, ProcessKind::Vllm),
+                (530284, ProcessKind::VllmEngine),
+                (530283, ProcessKind::Unknown)
+            ]
+        );
+        assert_eq!(
+            kind_of("/opt/venv/bin/vllm serve Qwen/Qwen3-8B"),
+            ProcessKind::Vllm
+        );
+        assert_eq!(
+            kind_of("python -m vllm.entrypoints.openai.api_server"),
+            ProcessKind::Vllm
+        );
+        assert_eq!(
+            kind_of("/usr/bin/python3 serve_vllm_docs.py"),
+            ProcessKind::Unknown
         );
     }
 

@@ -109,7 +109,7 @@ static RANK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TARGETS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear)|(attention[\s-]only|only (?:the )?attention|attn[\s-]only)|((?:q|k|v|o|gate|up|down)_proj(?:\s*(?:,|and|\+)\s*(?:q|k|v|o|gate|up|down)_proj)*))",
+        r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear)|(attention[\s-]only|attention[\s-](?:projections?|proj|layers?|modules?|weights?|matrices)[\s-]only|only (?:on )?(?:the )?attention|attn[\s-](?:proj[\s-])?only)|((?:q|k|v|o|gate|up|down)_proj(?:\s*(?:,|and|\+)\s*(?:q|k|v|o|gate|up|down)_proj)*))",
     )
 });
 static PRECISION: LazyLock<Regex> = LazyLock::new(|| {
@@ -165,7 +165,7 @@ static PREQUANTIZED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?:-bnb-4bit\b|\bbnb[-_ ]4bit\b|\bpre-?quantized\b)"));
 static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:longest|max(?:imum)?|biggest|largest|how long a)\s+(?:(packing|pack|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|context|max_seq_length)|(batch(?:[\s_-]?size)?))\b",
+        r"(?i)\b(?:longest|max(?:imum)?|biggest|largest|how long a)\s+(?:(packing|pack|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|context|max_seq_length|sequence_len|max_length)|((?:micro[\s_-]?)?batch(?:[\s_-]?size)?|per_device_train_batch_size|bs))\b",
     )
 });
 static PARAMS_NAMED: LazyLock<Regex> = LazyLock::new(|| {

@@ -141,6 +141,17 @@ fn estimator_knobs_in_plain_words() {
         slots("largest batch size I can use"),
         vec![Slot::Solve(SolveFor::Batch)]
     );
+    for words in [
+        "and the largest micro_batch_size?",
+        "max micro batch that fits",
+        "biggest per_device_train_batch_size",
+    ] {
+        assert!(
+            slots(words).contains(&Slot::Solve(SolveFor::Batch)),
+            "{words}"
+        );
+    }
+    assert!(slots("longest sequence_len I can use").contains(&Slot::Solve(SolveFor::Pack)));
 }
 
 #[test]
@@ -152,6 +163,17 @@ fn targets_and_adafactor_in_words() {
             Slot::LoraTargets(LoraTargets::Attention)
         ]
     );
+    for words in [
+        "lora on attention projections only",
+        "adapters on the attention layers only",
+        "only on the attention projections",
+        "attn-proj-only lora",
+    ] {
+        assert!(
+            slots(words).contains(&Slot::LoraTargets(LoraTargets::Attention)),
+            "{words}"
+        );
+    }
     assert_eq!(
         slots("q_proj and v_proj"),
         vec![Slot::LoraTargets(LoraTargets::Named(vec![

@@ -14,7 +14,7 @@ use crate::dialogue::oom_turn::{applied, next_question, oom_blocks};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
 use crate::dialogue::pool_turn::{pool_blocks, stop_instructions, stop_question_answer};
 use crate::dialogue::questions::answer_texts_except;
-use crate::dialogue::session::Session;
+use crate::dialogue::session::{Session, when};
 use crate::dialogue::thermal_turn::{Files, NoFiles, thermal_blocks};
 use crate::dialogue::whatif::{change_block, what_if_block};
 use crate::extract::approval::Answer;
@@ -77,7 +77,8 @@ pub fn respond_with(
         || absorbed.oom.is_some()
         || absorbed.procs
         || absorbed.ollama
-        || absorbed.narrowed_unload.is_some();
+        || absorbed.narrowed_unload.is_some()
+        || absorbed.stop_asked.is_some();
     let mut reply = compose(session, &absorbed, now, k, files);
     // Two readings in one turn (the owner's "killed while loading" and the
     // kernel's OOM line) may each bring the ladder's next step: say it once.
@@ -146,6 +147,15 @@ fn compose(
             ));
         }
         return reply;
+    }
+    if let Some(action) = &a.stop_asked {
+        let listed = session.procs.as_ref().map_or(String::new(), |p| {
+            format!(" (your listing of {})", when(p.at))
+        });
+        return Reply::info(format!(
+            "You asked to {}{listed}. Shall I tell you how? That stops work that is running, so reply yes or no.",
+            action.label()
+        ));
     }
     if a.stray_answer
         && let Some(text) = a

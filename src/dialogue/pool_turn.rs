@@ -279,6 +279,45 @@ pub fn pool_blocks(session: &Session, k: &Knowledge, full: bool) -> Vec<Block> {
     out
 }
 
+/// "stop vllm", "ok, kill it after all", "changed my mind, shut down the
+/// server": the owner asks for a stop in words, not as an answer.
+static STOP_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:(?:ok(?:ay)?|actually|fine|alright|right|so|then|hmm+|well|i(?:'ve| have)? changed my mind|changed my mind|on second thought)[,.!]?\s*)*(?:please\s+|go ahead and\s+|let'?s\s+|i want to\s+|i'?d like to\s+)?(?:stop|kill|shut\s+down|terminate)\s+(?:the\s+|that\s+|this\s+|my\s+)?(vllm|ollama|llama[.-]?cpp|llama-server|server|servers|it|them)\b(?:\s+(?:server|servers|process|processes|then|after\s+all|please|now|too))*\s*[.!]*\s*$",
+    )
+});
+
+/// The stop the owner asked for by name, of the listed servers the words
+/// name (every listed server for "it", "them" or "the server"), even one
+/// declined before: asking again is how a "no" is lifted.
+pub fn asked_stop(session: &Session, words: &str, k: &Knowledge) -> Option<Action> {
+    let c = STOP_REQUEST.captures(words.trim())?;
+    let named = c[1].to_ascii_lowercase();
+    let report = pool_report(session, k)?;
+    let family = |kind: ProcessKind| match kind {
+        ProcessKind::Vllm | ProcessKind::VllmEngine => "vllm",
+        ProcessKind::OllamaServer | ProcessKind::OllamaRunner => "ollama",
+        _ => "llama",
+    };
+    let has_server = report
+        .processes
+        .iter()
+        .any(|v| v.process.kind == ProcessKind::Vllm);
+    let list: Vec<(u64, ProcessKind)> = report
+        .processes
+        .iter()
+        .filter(|v| v.recommendation != Recommendation::NotJudged)
+        .filter(|v| !matches!(v.process.kind, ProcessKind::Trainer | ProcessKind::Unknown))
+        .filter(|v| !(has_server && v.process.kind == ProcessKind::VllmEngine))
+        .filter(|v| {
+            matches!(named.as_str(), "server" | "servers" | "it" | "them")
+                || named.starts_with(family(v.process.kind))
+        })
+        .map(|v| (v.process.pid, v.process.kind))
+        .collect();
+    (!list.is_empty()).then_some(Action::Stop(list))
+}
+
 /// "Do I have to stop vllm first?", "should I kill ollama?": a question
 /// whose answer is the pool's verdict on that server.
 static STOP_QUESTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {

@@ -546,6 +546,17 @@ pub fn absorb_words(
             return;
         }
     }
+    // "stop vllm" with nothing proposed, or after a "no": the owner asks for
+    // the stop by name. It is proposed now, tied to this moment, and still
+    // waits for a yes (a pid in a listing may be reused by then).
+    if !out.mixed
+        && !matches!(session.pending, Some(Action::Stop(_)))
+        && let Some(action) = crate::dialogue::pool_turn::asked_stop(session, text, k)
+    {
+        session.pending = Some(action.clone());
+        out.stop_asked = Some(action);
+        return;
+    }
     // A yes beside a paste is no answer: only a short typed turn counts.
     if !out.mixed
         && let Some(ans) = short_answer(text)

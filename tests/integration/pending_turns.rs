@@ -193,3 +193,29 @@ fn a_setting_that_names_a_topic_gets_one_line_not_the_explainer() {
         "{out}"
     );
 }
+
+/// "I won't suggest it again unless you ask": asking by name ("stop vllm")
+/// proposes the declined stop again, tied to now, and it still waits for a
+/// yes; a question about stopping stays a question.
+#[test]
+fn a_declined_stop_asked_for_by_name_is_proposed_again_and_waits_for_a_yes() {
+    let listing = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nalice     415002 12.0 38.2 98765432 48234567 ?        Sl   09:12  41:07 /home/alice/.venv/bin/python3 /home/alice/.venv/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000";
+    let run = "LoRA on Qwen2.5 7B, bf16, batch 4, packing 4096";
+    for ask in [
+        "stop vllm",
+        "ok, kill it after all",
+        "changed my mind, stop the server",
+    ] {
+        let out = crate::support::converse(&format!("{run}\n\n{listing}\n\nno\n\n{ask}\n"));
+        let last = crate::support::from_last(&out, "You asked to");
+        assert!(last.contains("pid 415002"), "{ask}: {last}");
+        assert!(!last.contains("kill 415002"), "{ask}: {last}");
+        assert!(!last.contains("Still waiting"), "{ask}: {last}");
+        let out = crate::support::converse(&format!("{run}\n\n{listing}\n\nno\n\n{ask}\n\nyes\n"));
+        assert!(out.contains("`kill 415002`"), "{ask}: {out}");
+    }
+    let out = crate::support::converse(&format!(
+        "{run}\n\n{listing}\n\nno\n\nshould I stop vllm?\n\nyes\n"
+    ));
+    assert!(!out.contains("`kill 415002`"), "{out}");
+}

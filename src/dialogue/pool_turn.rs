@@ -53,11 +53,17 @@ pub fn ollama_models(session: &Session) -> Vec<OllamaModel> {
 }
 
 /// The stops (or unloads) the pool calls for, as one action to approve.
-pub fn stop_action(report: &PoolReport) -> Option<Action> {
-    let has_server = report
+/// Whether the listing holds a vLLM server: its engine processes then stop
+/// with it, so they are never a stop of their own.
+fn lists_vllm_server(report: &PoolReport) -> bool {
+    report
         .processes
         .iter()
-        .any(|v| v.process.kind == ProcessKind::Vllm);
+        .any(|v| v.process.kind == ProcessKind::Vllm)
+}
+
+pub fn stop_action(report: &PoolReport) -> Option<Action> {
+    let has_server = lists_vllm_server(report);
     let list: Vec<(u64, ProcessKind)> = report
         .processes
         .iter()
@@ -299,10 +305,7 @@ pub fn asked_stop(session: &Session, words: &str, k: &Knowledge) -> Option<Actio
         ProcessKind::OllamaServer | ProcessKind::OllamaRunner => "ollama",
         _ => "llama",
     };
-    let has_server = report
-        .processes
-        .iter()
-        .any(|v| v.process.kind == ProcessKind::Vllm);
+    let has_server = lists_vllm_server(&report);
     let list: Vec<(u64, ProcessKind)> = report
         .processes
         .iter()

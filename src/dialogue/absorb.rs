@@ -90,6 +90,8 @@ pub struct Absorbed {
     pub kept_setting: Option<String>,
     /// A proposal that waited for a yes, set aside by an OOM report.
     pub set_aside: Option<Action>,
+    /// The thermal check is named by words alone, on data already checked.
+    pub thermal_again: bool,
     /// A stop the owner asked for by name ("stop vllm"), now waiting.
     pub stop_asked: Option<Action>,
     /// Processes the owner kept out of a stop ("yes, but not vllm").

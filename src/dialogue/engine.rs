@@ -362,6 +362,7 @@ fn compose(
         Vec::new()
     };
     let mut answered_question = false;
+    let mut domain_answered = false;
     // "why is the loss logits part so big?": that term's worksheet line.
     let term = a
         .words
@@ -397,6 +398,7 @@ fn compose(
                 reply.push(Block::Text(text));
             }
             session.last_answer.push(topic);
+            domain_answered = true;
         }
     }
     // "Batch or seq first?": the ladder's order, with both figures.
@@ -437,7 +439,9 @@ fn compose(
             crate::dialogue::trainer_memory_note::trainer_memory_note(m, session, k),
         ));
     }
-    if a.thermal {
+    // "would a bigger batch help with the slowdown?" after the check: the
+    // answer, not the same report again.
+    if a.thermal && !(a.thermal_again && domain_answered) {
         reply.blocks.extend(thermal_blocks(
             session,
             files,
@@ -544,12 +548,26 @@ fn flush_cannot_help(session: &Session, asked: &str, k: &Knowledge) -> Option<St
 /// The sentences of a turn that ask something, joined: a domain answer is
 /// chosen from them, not from a statement beside them.
 fn asked_sentences(words: &str) -> String {
-    crate::extract::intent::sentences(words)
-        .into_iter()
-        .filter(|s| s.intent != crate::extract::intent::Intent::Statement)
-        .map(|s| s.text)
-        .collect::<Vec<_>>()
-        .join(" ")
+    let all = crate::extract::intent::sentences(words);
+    let mut asked: Vec<String> = Vec::new();
+    for (i, s) in all.iter().enumerate() {
+        if s.intent == crate::extract::intent::Intent::Statement {
+            continue;
+        }
+        // "I want the throttle events in the log. how?": a bare "how?" or
+        // "why?" asks about the sentence before it.
+        let bare = s.text.split_whitespace().count() <= 2;
+        if bare && i > 0 {
+            asked.push(format!(
+                "{} {}",
+                all[i - 1].text.trim_end_matches(['.', '!', ';']),
+                s.text
+            ));
+        } else {
+            asked.push(s.text.clone());
+        }
+    }
+    asked.join(" ")
 }
 
 /// "How much memory will it need?": the run in one line, with what it had

@@ -844,7 +844,7 @@ static MEMORY_TALK: LazyLock<Regex> = LazyLock::new(|| {
 /// switch to fp16 to get the speed back?"): its purpose is named.
 static FOR_SPEED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(?:to|for)\s+(?:get|gain|recover|regain|win|bring|make)?\s*(?:the\s+|my\s+|some\s+)?(?:speed|throughput|it/s|performance|tokens/s)\b|\bspeed\s+(?:it\s+|things\s+)?up\b|\bgo\s+faster\b",
+        r"(?i)\b(?:to|for)\s+(?:get|gain|recover|regain|win|bring|make)?\s*(?:the\s+|my\s+|some\s+)?(?:speed|throughput|it/s|performance|tokens/s)\b|\bspeed\s+(?:it\s+|things\s+)?up\b|\bgo\s+faster\b|\b(?:to|so|for)\s+(?:it\s+)?(?:cut|reduce|lower|drop|fix|avoid|stop|beat|less(?:en)?)?\s*(?:the\s+|my\s+)?(?:heat|temperatures?|temps?|throttling|thermals?|slowdown)\b|\bruns?\s+cooler\b|\b(?:help|fix)\s+(?:with\s+)?(?:the\s+)?(?:heat|throttling|slowdown)\b",
     )
 });
 static MEMORY_CORE: LazyLock<Regex> = LazyLock::new(|| {
@@ -976,6 +976,9 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
         out.thermal = true;
     }
     if mentions_thermal(text) && out.oom.is_none() {
+        // Only words about heat, on data already checked: a question the
+        // answers cover needs the same report no second time.
+        out.thermal_again = !out.thermal && !session.data_sources.is_empty();
         out.thermal = true;
     }
 }
@@ -983,6 +986,21 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_asked_for_heat_is_not_about_memory() {
+        for q in [
+            "should I switch to fp16 to cut the heat?",
+            "would a bigger batch help with the slowdown?",
+            "should i use batch 2 so it runs cooler?",
+            "drop to 2048 packing to reduce throttling?",
+        ] {
+            assert!(not_about_memory(q), "{q}");
+        }
+        assert!(!not_about_memory(
+            "would fp16 fit in memory with less heat?"
+        ));
+    }
 
     #[test]
     fn a_change_asked_for_speed_is_not_about_memory() {

@@ -245,3 +245,26 @@ fn asking_what_headroom_knows_gets_the_status_not_a_dead_end() {
         assert!(last.contains("8192"), "{ask}: {last}");
     }
 }
+
+const THERMAL: &str = "is it throttling? thermal log tests/fixtures/thermal/throttle-2h.csv train log tests/fixtures/thermal/throttle-2h.log\n\n";
+
+/// A setting asked about for heat is no what-if, and a question about the
+/// report just given gets its answer, not the report again.
+#[test]
+fn a_question_after_the_thermal_check_is_answered_without_the_report_again() {
+    for ask in [
+        "should I switch to fp16 to cut the heat?",
+        "would a bigger batch help with the slowdown?",
+        "next run I want the throttle events in the log itself. how?",
+    ] {
+        let out = converse(&format!("{PLAN}{THERMAL}{ask}\n"));
+        assert_eq!(
+            out.matches("## Thermal check").count(),
+            1,
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("What if dtype"), "{ask}: {out}");
+        assert!(!out.contains(NOT_UNDERSTOOD), "{ask}: {out}");
+        assert!(out.contains("thermal-sample.sh 30 thermal.log"), "{ask}: {out}");
+    }
+}

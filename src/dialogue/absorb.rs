@@ -92,6 +92,8 @@ pub struct Absorbed {
     pub set_aside: Option<Action>,
     /// The thermal check is named by words alone, on data already checked.
     pub thermal_again: bool,
+    /// The owner's words in this turn say an inference server failed.
+    pub server_turn: bool,
     /// A stop the owner asked for by name ("stop vllm"), now waiting.
     pub stop_asked: Option<Action>,
     /// Processes the owner kept out of a stop ("yes, but not vllm").
@@ -349,6 +351,14 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
             }
         }
     } else {
+        // "vLLM … hard-reset, journal line below": an OOM pasted under words
+        // that say a server failed is the server's, not the training's.
+        let said: Vec<&str> = segs
+            .iter()
+            .filter(|s| s.source == SegmentSource::Prose)
+            .map(|s| s.text.as_str())
+            .collect();
+        out.server_turn = crate::dialogue::words::server_failed(&said.join("\n"));
         let mut prose: Vec<&str> = Vec::new();
         for seg in &segs {
             match seg.source {
@@ -458,6 +468,7 @@ fn absorb_reading(
         }
         Reading::SmiTable(t) => out.evidence = Some(Evidence::SmiTable(t)),
         Reading::ComputeApps(p) => out.evidence = Some(Evidence::ComputeApps(p)),
+        Reading::OomPaste(_) if out.server_turn => out.server_oom = true,
         Reading::OomPaste(report) => {
             open_or_result(session, &report, at, out);
             step_ladder(session, k);

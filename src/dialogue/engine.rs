@@ -273,8 +273,12 @@ fn compose(
             a.evidence,
             Some(crate::dialogue::absorb::Evidence::OllamaLog(_))
         );
-    if a.server_oom && !server_log_read {
-        reply.push(Block::Text(SERVER_FAILED.into()));
+    if a.server_oom {
+        reply.push(Block::Text(if server_log_read {
+            SERVER_KNOBS.into()
+        } else {
+            SERVER_FAILED.into()
+        }));
     }
     for why in &a.refused {
         reply.push(Block::Text(format!(
@@ -850,6 +854,10 @@ fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
 /// An inference server failed beside the run: its own knobs, not the
 /// training ladder.
 const SERVER_FAILED: &str = "That is the inference server failing, not your training run, so the OOM ladder for training does not apply. The server's own knobs decide what it asks of the pool: for vLLM `--gpu-memory-utilization` (a fraction of what CUDA reports, claimed whole at start) and `--max-model-len`; for Ollama `OLLAMA_NUM_PARALLEL` and `OLLAMA_CONTEXT_LENGTH` (its KV cache grows with both) and `OLLAMA_MAX_LOADED_MODELS`. Paste the server's log around the failure (`journalctl -u ollama`, or vLLM's startup lines) and I will give each knob's figure against your run.";
+
+/// The same, when the server's own log is read in the turn: its figures
+/// are above, so only the knobs and the order to turn them.
+const SERVER_KNOBS: &str = "That is the inference server failing, not your training run, so the OOM ladder for training does not apply. Its own knobs decide what it asks of the pool, first the one that matches how it failed: a long prompt or many requests need KV cache and prefill room, so cap `--max-model-len` (and `--max-num-batched-tokens`) at what you use; memory outside the fraction (a driver error, the host freezing) needs a lower `--gpu-memory-utilization`, which on a Spark is a fraction of the whole pool, claimed at start. For Ollama the same roles are `OLLAMA_CONTEXT_LENGTH`, `OLLAMA_NUM_PARALLEL` and `OLLAMA_MAX_LOADED_MODELS`.";
 
 /// How to begin a plan, in one line, where the questionnaire would be noise.
 pub const START_A_RUN: &str = "To plan a run against it, tell me the run: model, method, batch and packing (\"QLoRA on Llama 3.1 70B, batch 1, packing 2048\"), or paste its trainer config.";

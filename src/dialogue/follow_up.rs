@@ -70,6 +70,12 @@ pub fn follow_up_blocks(
             crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k)
                 .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind, fresh))])
         }
+        // "what do I change first?" after a server failed: its first knob,
+        // with the figure its own log or config gave.
+        Topic::Server if kind == FollowUp::Advice => session
+            .vllm_log
+            .as_ref()
+            .map(|l| vec![Block::Text(server_first_knob(&l.value, k))]),
         Topic::Server => None,
         Topic::Unread => Some(vec![Block::Text(format!(
             "I could not read that paste, so I cannot say what it means for your run. {}",
@@ -80,6 +86,27 @@ pub fn follow_up_blocks(
     // Every follow-up gets the reading's meaning for the run or the next
     // step: never "found nothing".
     Some(specific.unwrap_or_else(|| vec![Block::Text(next_step(session, topic, k))]))
+}
+
+/// The vLLM knob to turn first, with what the server's log or config said.
+fn server_first_knob(log: &crate::extract::vllm_log::VllmLog, k: &Knowledge) -> String {
+    let fraction = log.utilization.map_or(String::new(), |f| {
+        let claim = crate::calc::vllm_share::share(f, None, k).claim_centi_gb;
+        format!(
+            " Then, if it still fails, a lower `--gpu-memory-utilization` than {}: it claims {} × 121.69 GiB = {} GB of the pool at start, and what it allocates outside that fraction has to fit in the rest.",
+            crate::calc::units::plain(f),
+            crate::calc::units::plain(f),
+            show_centi(claim)
+        )
+    });
+    match log.max_model_len {
+        Some(len) => format!(
+            "First `--max-model-len`: your server allows {len} tokens per sequence, so one long prompt can ask for KV cache and prefill memory far past what your requests need; set it to the longest prompt that works for you (and `--max-num-batched-tokens` with it).{fraction}"
+        ),
+        None => format!(
+            "First `--max-model-len` (and `--max-num-batched-tokens`): cap the sequence at the longest prompt you need, so one request cannot ask for more KV cache and prefill memory than the pool has.{fraction}"
+        ),
+    }
 }
 
 fn oom_or_pool(session: &Session, topic: Topic, k: &Knowledge) -> Option<Vec<Block>> {

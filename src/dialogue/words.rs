@@ -887,13 +887,26 @@ fn pick_choice(text: &str, choices: &[String]) -> Option<String> {
 
 static SERVER_FAILED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang|the (?:inference )?server)(?:'s)?\b(?:\s+(?:is|keeps|kept|got|gets|just|always|still|also|server|runner))*\s+(?:crash\w*|oom\w*|die\w*|fail\w*|killed|dies|refus\w*|runs? out of memory|out of memory|error\w*)",
+        r"(?i)\b(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang|the (?:inference )?server)(?:'s)?\b(?:\s+(?:is|keeps|kept|got|gets|just|always|still|also|server|runner))*\s+(?:crash\w*|oom\w*|die\w*|fail\w*|killed|dies|refus\w*|runs? out of memory|out of memory|error\w*|hard[\s-]?reset\w*|reset|rebooted|froze|hung|locked up|went down)",
+    )
+});
+
+/// A server named, then what happened to it further on in the sentence.
+static SERVER_THEN_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang)\b([^.?!]{0,100}?)\b(?:crash(?:ed|es)|oom(?:ed|s)|died|dies|failed|killed|hard[\s-]?reset|rebooted|froze|hung|locked up|went down|ran out of memory|out of memory)\b",
     )
 });
 
 /// Does the owner say an inference server failed (not the training)?
-fn server_failed(text: &str) -> bool {
+/// "vLLM on my Spark (head node …) hard-reset during a 128K prompt" too,
+/// unless the words between name the training ("vllm is up but my
+/// trainer died").
+pub(crate) fn server_failed(text: &str) -> bool {
     SERVER_FAILED.is_match(text)
+        || SERVER_THEN_FAILURE
+            .captures_iter(text)
+            .any(|c| !TRAINING_TALK.is_match(&c[1]) && !c[1].to_ascii_lowercase().contains(" but "))
 }
 
 /// "someone just loaded gpt-oss 120b in it", "my colleague started a 70B":
@@ -1026,6 +1039,13 @@ mod tests {
         ));
         assert!(server_failed("vllm keeps OOMing when the trainer starts"));
         assert!(!server_failed("my training OOMs while vllm runs"));
+        assert!(server_failed(
+            "vLLM on my Spark (head node of a tp=2 pair, DeepSeek V4 Flash) hard-reset during a 128K-token prompt"
+        ));
+        assert!(!server_failed("vllm is up but my trainer died"));
+        assert!(!server_failed(
+            "vllm was serving while the lora run crashed"
+        ));
     }
 
     #[test]

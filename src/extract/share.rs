@@ -35,7 +35,7 @@ static SERVER: LazyLock<Regex> =
 /// Words that put the server and the run on the box at once.
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit)\b",
+        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit|bring (?:\w+ )?back|(?:start|restart|launch|run|spin|turn) (?:\w+ )?(?:up )?(?:again|back)|on the same (?:node|box|spark|machine))\b",
     )
 });
 /// "I stopped vllm, does it fit now?" is about the run alone.
@@ -128,6 +128,12 @@ mod tests {
                 None,
             ),
             ("vllm at 0.25 while I train, ok?", Server::Vllm, Some(0.25)),
+            (
+                "and if I bring vllm back on the same node at 0.5?",
+                Server::Vllm,
+                Some(0.5),
+            ),
+            ("can I start ollama again after that?", Server::Ollama, None),
         ] {
             assert_eq!(
                 share_question(text),

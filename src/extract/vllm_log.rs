@@ -22,6 +22,8 @@ pub struct VllmLog {
     /// The model the server serves (`'model': '…'` in the non-default
     /// args): the server's, never the run's.
     pub served_model: Option<String>,
+    /// The longest sequence it serves (`max_model_len`), tokens.
+    pub max_model_len: Option<u64>,
 }
 
 /// "Free memory on device cuda:0 (74.9/142.5 GiB) on startup is less than
@@ -37,13 +39,16 @@ pub struct Refusal {
 /// Lines only vLLM prints: its process tags and its source files.
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[?(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization|Desired GPU memory utilization is \(|Available KV cache memory: [\d.]+ GiB|GPU KV cache size: [\d,]+ tokens|the current vLLM instance can use|model weights take [\d.]+ ?GiB",
+        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[?(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization|Desired GPU memory utilization is \(|Available KV cache memory: [\d.]+ GiB|GPU KV cache size: [\d,]+ tokens|the current vLLM instance can use|model weights take [\d.]+ ?GiB|^\s*(?:max_model_len|max_num_seqs|max_num_batched_tokens|enable_chunked_prefill|enable_prefix_caching|kv_cache_dtype)\s*[=:]",
     )
 });
 static UTILIZATION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+|gpu_memory_utilization \(|gpu_memory_utilization\s{2,}|Desired GPU memory utilization is \()([0-9]*\.?[0-9]+)",
+        r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+|gpu_memory_utilization \(|gpu_memory_utilization\s{2,}|(?m:^\s*gpu_memory_utilization\s*[=:]\s*)|Desired GPU memory utilization is \()([0-9]*\.?[0-9]+)",
     )
+});
+static MAX_MODEL_LEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:'max_model_len':\s*|--max[-_]model[-_]len[=\s]+|(?m:^\s*max_model_len\s*[=:]\s*))(\d+)")
 });
 static SERVED_MODEL: LazyLock<Regex> =
     LazyLock::new(|| re(r"'model(?:_tag)?':\s*'([^'\s]+)'|\bvllm\s+serve\s+([^\s-][^\s]*)"));
@@ -99,6 +104,7 @@ pub fn parse_vllm_log(text: &str) -> Result<VllmLog, VllmLogError> {
         kv_cache_gib: number(&KV_CACHE, text),
         refused,
         served_model: None,
+        max_model_len: MAX_MODEL_LEN.captures(text).and_then(|c| c[1].parse().ok()),
     };
     if log == VllmLog::default() {
         return Err(VllmLogError::NoFigures);

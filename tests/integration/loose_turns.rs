@@ -258,13 +258,12 @@ fn a_question_after_the_thermal_check_is_answered_without_the_report_again() {
         "next run I want the throttle events in the log itself. how?",
     ] {
         let out = converse(&format!("{PLAN}{THERMAL}{ask}\n"));
-        assert_eq!(
-            out.matches("## Thermal check").count(),
-            1,
-            "{ask}: {out}"
-        );
+        assert_eq!(out.matches("## Thermal check").count(), 1, "{ask}: {out}");
         assert!(!out.contains("What if dtype"), "{ask}: {out}");
         assert!(!out.contains(NOT_UNDERSTOOD), "{ask}: {out}");
-        assert!(out.contains("thermal-sample.sh 30 thermal.log"), "{ask}: {out}");
+        assert!(
+            out.contains("thermal-sample.sh 30 thermal.log"),
+            "{ask}: {out}"
+        );
     }
 }

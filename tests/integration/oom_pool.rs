@@ -384,3 +384,32 @@ fn the_largest_fraction_alone_and_a_sighed_yes() {
         assert!(out.contains("`kill 4108793`"), "{yes}: {out}");
     }
 }
+
+/// The owner's words say the server failed, above its OOM line and its
+/// runtime config: the server's knobs, never the training ladder; "what do
+/// I change first?" gets the first knob with the config's figure; bringing
+/// the server back at a fraction is the sharing question.
+#[test]
+fn a_server_failure_told_above_its_oom_line_gets_the_server_knobs() {
+    let turn = "vLLM on my Spark (head node of a tp=2 pair) hard-reset during a 128K-token prompt. Journal line and the runtime config:\nNVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY]\nmax_model_len=1048576\ngpu_memory_utilization=0.80\nmax_num_seqs=1";
+    for words in [
+        turn.to_string(),
+        turn.replace("hard-reset", "crashed"),
+        turn.replace(
+            "vLLM on my Spark (head node of a tp=2 pair) hard-reset",
+            "my vllm server froze the box",
+        ),
+    ] {
+        let out = crate::support::converse(&format!(
+            "{words}\n\nok so what do I change first?\n\nLoRA on Llama 3.1 8B, bf16, bs 4, 4096\n\nand if I bring vllm back on the same node at 0.5?\n"
+        ));
+        assert!(!out.contains("OOM ladder for the OOM reported"), "{out}");
+        assert!(out.contains("not your training run"), "{out}");
+        assert!(
+            out.contains("First `--max-model-len`: your server allows 1048576 tokens"),
+            "{out}"
+        );
+        assert!(out.contains("0.5 × 121.69 GiB"), "{out}");
+        assert!(!out.contains("found no run setting"), "{out}");
+    }
+}

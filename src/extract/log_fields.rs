@@ -49,6 +49,9 @@ const EXACT: &[(&str, Role)] = &[
     ("batch", Role::Step),
     // ParlAI's "time:3825s total_exs:165984 total_steps:10374".
     ("total_steps", Role::Step),
+    // OpenPCDet's train_utils: "acc_iter=800, cur_iter=799/928": the
+    // accumulated iteration counts on across epochs.
+    ("acc_iter", Role::Step),
     ("ts", Role::Stamp),
     ("timestamp", Role::Stamp),
     ("@timestamp", Role::Stamp),
@@ -128,6 +131,15 @@ const EXACT: &[(&str, Role)] = &[
     ("elapsed", Role::Either(1.0)),
 ];
 
+/// Keys a logger adds for itself, by a leading underscore (W&B's history
+/// rows: `_timestamp` is the wall clock, `_runtime` the seconds since the
+/// run began, `_step` the row's own index, not the training step).
+const INTERNAL: &[(&str, Option<Role>)] = &[
+    ("_timestamp", Some(Role::Stamp)),
+    ("_runtime", Some(Role::Elapsed(1.0))),
+    ("_step", None),
+];
+
 fn role(key: &str) -> Option<Role> {
     let k: String = key
         .trim()
@@ -135,8 +147,21 @@ fn role(key: &str) -> Option<Role> {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join("_");
+    if let Some((_, r)) = INTERNAL.iter().find(|(name, _)| *name == k) {
+        return *r;
+    }
     if let Some((_, r)) = EXACT.iter().find(|(name, _)| *name == k) {
         return Some(*r);
+    }
+    // A namespace before the name ("train/global_step", "perf.step_time"):
+    // the name decides, when it names a step or a time on its own.
+    if let Some(tail) = k
+        .rsplit(['/', '.'])
+        .next()
+        .filter(|t| t.len() < k.len() && !t.is_empty())
+        && let Some(r) = role(tail)
+    {
+        return Some(r);
     }
     // A unit in the key: "step_time_s", "iter_time_ms", "iter_time_(s)".
     let (stem, unit) = [
@@ -706,6 +731,21 @@ mod tests {
         let f = json_fields(&v);
         assert_eq!((f.step, f.duration), (Some(7), Some(0.5125)));
         assert!(f.stamp.is_some());
+    }
+
+    #[test]
+    fn a_namespace_or_a_loggers_own_underscore_key() {
+        // W&B history: the step is the trainer's, `_step` the row's index.
+        let v: Value = serde_json::from_str(r#"{"train/loss": 1.29, "train/global_step": 290, "_timestamp": 1795940046.31, "_runtime": 744.79, "_step": 29}"#).unwrap();
+        let f = json_fields(&v);
+        assert_eq!((f.step, f.elapsed), (Some(290), Some(744.79)));
+        assert!(f.stamp.unwrap().utc);
+        let f = text("perf.step_time_ms=512 trainer.iteration=40");
+        assert_eq!((f.step, f.duration), (Some(40), Some(0.512)));
+        let f = text("epoch: 0/80, acc_iter=800, cur_iter=799/928, batch_size=4");
+        assert_eq!(f.step, Some(800));
+        // A namespaced word that is no timing stays none.
+        assert_eq!(text("train/loss=1.2 eval/acc=0.5").step, None);
     }
 
     #[test]

@@ -92,6 +92,8 @@ pub struct Absorbed {
     pub set_aside: Option<Action>,
     /// The thermal check is named by words alone, on data already checked.
     pub thermal_again: bool,
+    /// A trainer's start banner read in this turn (beside the run).
+    pub banner: Option<crate::extract::trainer_banner::Banner>,
     /// The owner's words in this turn say an inference server failed.
     pub server_turn: bool,
     /// A stop the owner asked for by name ("stop vllm"), now waiting.
@@ -179,6 +181,7 @@ impl Absorbed {
             || self.evidence.is_some()
             || self.oom.is_some()
             || self.trainer_memory.is_some()
+            || self.banner.is_some()
             || self.thermal
             || self
                 .updates
@@ -473,8 +476,13 @@ fn absorb_reading(
             open_or_result(session, &report, at, out);
             step_ladder(session, k);
         }
+        Reading::Banner(b) => {
+            session.banner_batches = b.per_device_batch.clone();
+            out.banner = Some(b);
+        }
         Reading::ThermalCsv | Reading::TrainLog => {
             out.trainer_memory = crate::extract::trainer_memory::trainer_memory(text);
+            out.banner = crate::extract::trainer_banner::banner(text);
             session.data_sources.push(Known {
                 value: crate::dialogue::thermal_turn::Source::Paste(text.to_string()),
                 words: "your paste".into(),

@@ -438,6 +438,12 @@ fn compose(
             &change, k,
         )));
     }
+    if let Some(b) = &a.banner {
+        reply.push(Block::Text(crate::dialogue::banner_note::banner_note(
+            b,
+            &session.facts,
+        )));
+    }
     if let Some(m) = &a.trainer_memory {
         reply.push(Block::Text(
             crate::dialogue::trainer_memory_note::trainer_memory_note(m, session, k),

@@ -2,6 +2,7 @@
 
 pub mod absorb;
 pub mod after_ladder;
+pub mod banner_note;
 pub mod bare_setting;
 pub mod command_line;
 pub mod commands;

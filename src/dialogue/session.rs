@@ -73,6 +73,9 @@ pub struct Session {
     pub run_start: Option<Known<RunStart>>,
     /// The sampler's UTC offset, seconds, for a log stamped in UTC.
     pub log_tz: Option<Known<f64>>,
+    /// The per-device batches the last pasted trainer banner printed: a
+    /// bare figure among them, said next, is that batch.
+    pub banner_batches: Vec<u64>,
     /// Memory another process holds, as the owner said it ("someone loaded
     /// gpt-oss 120b in it, like 65gb"): (who, hundredths of a GB).
     pub held_said: Option<Known<(String, u64)>>,

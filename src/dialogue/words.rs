@@ -654,6 +654,7 @@ pub fn absorb_words(
     // Corrections can cross a sentence end ("batch 16... actually make it
     // 8"), so the words are made canonical before they are split.
     let canonical_text = crate::extract::owner_words::canonical(text);
+    let mut banner_taken = false;
     for sentence in sentences(&canonical_text) {
         // A sentence about an inference server ("the model is InternVL2-8B,
         // after the server started …") names the server's model and
@@ -721,6 +722,26 @@ pub fn absorb_words(
         if let Some(kept) = kept_value(&sentence.text, session) {
             session.what_if = None;
             out.kept_setting = Some(kept);
+        }
+        // "my script actually sets 16", "what if 14 like unsloth picked?"
+        // after a banner whose batches disagreed with the run: a bare
+        // figure the banner printed is that batch.
+        // Not in the banner's own turn: "why does it say 16 and then 14?"
+        // quotes it.
+        if !banner_taken
+            && out.banner.is_none()
+            && let Some(n) = banner_batch_in(&sentence.text, &session.banner_batches)
+            && !found_here
+                .iter()
+                .any(|f| matches!(f.slot, Slot::Batch(_)) || f.words.contains(&n.to_string()))
+        {
+            // The first such figure in the turn is the owner's; a later one
+            // ("… Unsloth dropped it to 14") tells what the trainer did.
+            banner_taken = true;
+            found_here.push(Found {
+                slot: Slot::Batch(n),
+                words: format!("{n}, a batch your trainer's banner printed"),
+            });
         }
         // "double the batch to 8" names its value: the number wins.
         if let Some(r) = relative(&sentence.text, &session.facts)
@@ -907,6 +928,20 @@ pub(crate) fn server_failed(text: &str) -> bool {
         || SERVER_THEN_FAILURE
             .captures_iter(text)
             .any(|c| !TRAINING_TALK.is_match(&c[1]) && !c[1].to_ascii_lowercase().contains(" but "))
+}
+
+/// The first bare figure of the sentence that a banner printed as the
+/// per-device batch ("my script actually sets 16, … dropped it to 14").
+fn banner_batch_in(sentence: &str, banner: &[u64]) -> Option<u64> {
+    static FIGURE: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"\b(\d{1,4})\b"));
+    if banner.is_empty() {
+        return None;
+    }
+    FIGURE
+        .captures_iter(sentence)
+        .filter_map(|c| c[1].parse::<u64>().ok())
+        .next()
+        .filter(|n| banner.contains(n))
 }
 
 /// "someone just loaded gpt-oss 120b in it", "my colleague started a 70B":

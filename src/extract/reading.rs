@@ -32,6 +32,8 @@ pub enum Reading {
     ThermalCsv,
     /// A pasted training log, kept raw for the same reason.
     TrainLog,
+    /// A trainer's start banner: what it ran with, beside the run.
+    Banner(crate::extract::trainer_banner::Banner),
     /// Ollama's server log: the runner it started, not the run's settings.
     OllamaLog(crate::extract::ollama_log::OllamaLog),
     /// vLLM's own log: the inference server's memory, not the run's.
@@ -118,6 +120,7 @@ pub static READERS: &[&dyn Reader] = &[
     &crate::extract::thermal_csv::ThermalPaste,
     &crate::extract::oom::OomPaste,
     &crate::extract::train_log::TrainLogPaste,
+    &crate::extract::trainer_banner::TrainerBannerPaste,
     &crate::extract::trainer_config::TrainerConfigPaste,
     &crate::extract::paths::TypedPaths,
 ];

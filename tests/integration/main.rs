@@ -32,6 +32,7 @@ mod spark_memory;
 mod stacked_pastes;
 mod support;
 mod thermal;
+mod trainer_banner;
 mod transcripts;
 mod understanding;
 mod validation;

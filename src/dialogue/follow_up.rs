@@ -144,6 +144,19 @@ fn together(session: &Session, k: &Knowledge) -> Option<Vec<Block>> {
                 k,
             ))
         }
+        // "can both run at once?" after a listing with one vLLM: its
+        // fraction (the flag, or the default) beside the run, and the
+        // largest that would leave the run its peak, not the table again.
+        Topic::Pool if crate::dialogue::pool_turn::listed_vllm_fractions(session, k).len() == 1 => {
+            Some(crate::dialogue::share_turn::share_blocks(
+                &ShareAsk {
+                    server: Server::Vllm,
+                    fraction: None,
+                },
+                session,
+                k,
+            ))
+        }
         Topic::Pool if session.procs.is_some() || session.ollama.is_some() => {
             Some(crate::dialogue::pool_turn::pool_blocks(session, k, false))
         }

@@ -128,7 +128,7 @@ pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
 }
 
 /// Each listed vLLM server's fraction: its flag, or vLLM's default.
-fn listed_vllm_fractions(session: &Session, k: &Knowledge) -> Vec<f64> {
+pub fn listed_vllm_fractions(session: &Session, k: &Knowledge) -> Vec<f64> {
     use crate::extract::ps::{ProcessKind, parse_ps};
     let default = k.spark("vLLM default gpu-memory-utilization").value;
     session

@@ -21,22 +21,29 @@ fn vllm_fraction(ask: &ShareAsk, session: &Session, k: &Knowledge) -> (f64, Stri
     if let Some(f) = session.vllm_log.as_ref().and_then(|l| l.value.utilization) {
         return (f, "your pasted vLLM log's `gpu_memory_utilization`".into());
     }
-    let from_ps = session
+    let listed = session
         .procs
         .as_ref()
         .and_then(|p| parse_ps(&p.value).ok())
-        .and_then(|ps| {
-            ps.into_iter()
-                .find(|p| p.kind == ProcessKind::Vllm)
-                .and_then(|p| p.utilization_flag)
-        });
-    if let Some(f) = from_ps {
+        .and_then(|ps| ps.into_iter().find(|p| p.kind == ProcessKind::Vllm));
+    if let Some(f) = listed.as_ref().and_then(|p| p.utilization_flag) {
         return (
             f,
             "`--gpu-memory-utilization` on the vLLM command line in your process listing".into(),
         );
     }
     let d = k.spark("vLLM default gpu-memory-utilization");
+    if let Some(p) = listed {
+        return (
+            d.value,
+            format!(
+                "no `--gpu-memory-utilization` on pid {}'s command line in your listing, so vLLM's default {} ({})",
+                p.pid,
+                plain(d.value),
+                d.cite
+            ),
+        );
+    }
     (
         d.value,
         format!(

@@ -220,3 +220,27 @@ fn a_solve_that_finds_the_runs_own_value_says_so() {
     assert!(out.contains("That is your run's batch already."), "{out}");
     assert!(!out.contains("Changed: ."), "{out}");
 }
+
+/// "can both run at once?" after a listing with one vLLM is the sharing
+/// arithmetic at its listed fraction (the default when it has no flag,
+/// named as such), not the pool table again.
+#[test]
+fn can_both_run_after_a_listing_is_the_fraction_arithmetic() {
+    let listing = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nalice     415002 12.0 38.2 98765432 48234567 ?        Sl   09:12  41:07 /home/alice/.venv/bin/python3 /home/alice/.venv/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000";
+    for ask in ["can both run at once?", "so can they both run together?"] {
+        let out = crate::support::converse(&format!(
+            "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096\n\n{listing}\n\n{ask}\n"
+        ));
+        let last = crate::support::from_last(&out, "vLLM beside your run");
+        assert!(
+            last.contains("together: 117.60 GB + 60.17 GB"),
+            "{ask}: {last}"
+        );
+        assert!(
+            last.contains("no `--gpu-memory-utilization` on pid 415002"),
+            "{ask}: {last}"
+        );
+        assert!(!last.contains("you said"), "{ask}: {last}");
+        assert_eq!(out.matches("## Shared pool").count(), 1, "{ask}: {out}");
+    }
+}

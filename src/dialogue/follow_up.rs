@@ -300,6 +300,8 @@ fn fits_now_words(plan: &crate::calc::plan::Plan) -> String {
 fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -> String {
     let (peak, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
     let margin = show_centi_delta(plan.judgement.margin_centi_gb);
+    // The run by name, so a verdict given turns later says which run.
+    let run = format!("{} {}", plan.input.model.display, plan.input.method.label());
     let alternatives = || {
         plan.alternatives
             .iter()
@@ -317,7 +319,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
     };
     match (plan.judgement.verdict, kind) {
         (Verdict::Fits, FollowUp::Launch) => format!(
-            "For memory, yes: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB. Starting it is yours to do; headroom starts nothing. If anything may have started on the box since{}, paste a fresh `free -g` first.",
+            "For memory, yes: {run}'s peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB. Starting it is yours to do; headroom starts nothing. If anything may have started on the box since{}, paste a fresh `free -g` first.",
             show_centi(peak),
             crate::calc::verdict::share_of_budget(peak, budget.max(1)),
             show_centi(budget),
@@ -328,7 +330,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
             }
         ),
         (Verdict::Fits, FollowUp::Judge | FollowUp::Together) => format!(
-            "It fits, so nothing is wrong for memory: the peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.{}",
+            "It fits, so nothing is wrong for memory: {run}'s peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.{}",
             show_centi(peak),
             crate::calc::verdict::share_of_budget(peak, budget.max(1)),
             show_centi(budget),
@@ -347,7 +349,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
             alternatives()
         ),
         (Verdict::DoesNotFit, FollowUp::Launch) => format!(
-            "No: the peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            "No: {run}'s peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
             show_centi(peak),
             show_centi(budget),
             show_centi(peak.saturating_sub(budget)),
@@ -356,7 +358,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
         // Stated, not "yes": the same forms ask "is that bad?" and "will
         // it fit?", whose answers would be opposite words.
         (Verdict::DoesNotFit, _) => format!(
-            "It does not fit: the peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            "It does not fit: {run}'s peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
             show_centi(peak),
             show_centi(budget),
             show_centi(peak.saturating_sub(budget)),

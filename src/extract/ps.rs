@@ -92,8 +92,40 @@ pub fn is_listing_row(line: &str) -> bool {
     PS_AUX.is_match(l) || PS_EF.is_match(l) || PS_AUX_BAD_PID.is_match(l)
 }
 
+/// A line a terminal wrapped off the end of a row: the rest of its command
+/// line (flags, paths, a port), never a sentence.
+fn continues_a_row(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty()
+        && !t.contains('?')
+        && (t.contains("--") || t.contains('/') || t.starts_with(|c: char| c.is_ascii_digit()))
+        && !PS_AUX.is_match(t)
+        && !PS_EF.is_match(t)
+        && !t.starts_with("USER ")
+        && !t.starts_with("UID ")
+}
+
+/// The listing with each wrapped row joined back onto its line.
+fn unwrapped(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let after_row = out
+            .last()
+            .is_some_and(|l| PS_AUX.is_match(l.trim()) || PS_EF.is_match(l.trim()));
+        match out.last_mut() {
+            Some(last) if after_row && continues_a_row(line) => {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+            _ => out.push(line.to_string()),
+        }
+    }
+    out.join("\n")
+}
+
 /// True when the text looks like process listing lines at all.
 pub fn looks_like_ps(text: &str) -> bool {
+    let text = &unwrapped(text);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let row = |l: &str| {
         PS_AUX.is_match(l) || PS_EF.is_match(l) || PGREP.is_match(l) || PS_AUX_BAD_PID.is_match(l)
@@ -160,6 +192,7 @@ pub fn damaged_pids(text: &str) -> Vec<String> {
 }
 
 pub fn parse_ps(text: &str) -> Result<Vec<Process>, PsError> {
+    let text = &unwrapped(text);
     let mut out = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if line.starts_with("USER ") || line.starts_with("UID ") {
@@ -316,6 +349,18 @@ mod tests {
             kind_of("/usr/bin/python3 serve_vllm_docs.py"),
             ProcessKind::Unknown
         );
+    }
+
+    #[test]
+    fn a_row_the_terminal_wrapped_is_joined_back() {
+        let text = "USER         PID %CPU %MEM      VSZ      RSS TTY      STAT START   TIME COMMAND\nowner      41500  3.2 40.1 98304512 52428800 ?        Sl   13:02   5:11 python3 -m vllm.entrypoints.open\n8000 --max-model-len 8192 ai.api_server --model meta-llama/Llama-3.1-8B-Instruct --port\nowner       2210  0.0  0.0    12345     5120 pts/0    Ss   09:01   0:00 -bash";
+        assert!(looks_like_ps(text));
+        let ps = parse_ps(text).unwrap();
+        assert_eq!(ps.len(), 2);
+        assert_eq!((ps[0].pid, ps[0].kind), (41500, ProcessKind::Vllm));
+        assert!(ps[0].command.contains("--max-model-len 8192"));
+        // A question under a listing is no part of its last row.
+        assert!(!unwrapped("owner 41500 3.2 40.1 98304512 52428800 ? Sl 13:02 5:11 /usr/bin/python3 x\ncan both run?").contains("x can"));
     }
 
     #[test]

@@ -571,7 +571,10 @@ pub fn printed(text: &str) -> bool {
         .filter(|l| EMITTED.is_match(l.trim_end()))
         .count();
     let prompted = lines.first().is_some_and(|l| PROMPT.is_match(l));
-    lines.len() >= 2 && (prompted || hits * 2 >= lines.len())
+    // A known listing's header line ("USER PID %CPU …") says the lines
+    // under it are output, however they wrapped.
+    let headed = lines.iter().any(|l| OUTPUT_HEADER.is_match(l));
+    lines.len() >= 2 && (prompted || headed || hits * 2 >= lines.len())
 }
 
 /// The paste as the program printed it: the carrier's prefixes off, and

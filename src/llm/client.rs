@@ -79,6 +79,21 @@ impl Timeouts {
     }
 }
 
+/// What an HTTP error status means, in headroom's words: the body is the
+/// server's and is never shown (a hostile server could put advice there).
+fn status_meaning(code: u16, body_len: usize) -> String {
+    let meaning = match code {
+        401 | 403 => "it refused the key",
+        404 => "it does not serve that model or path (check the name with `/llm`)",
+        408 | 504 => "it timed out",
+        413 => "the request was too large for it",
+        429 => "it is busy or rate-limited",
+        500..=599 => "it failed on its side",
+        _ => "it refused the request",
+    };
+    format!("{meaning} ({body_len} bytes of its message, not shown)")
+}
+
 fn client(endpoint: &Endpoint, t: Timeouts) -> Result<reqwest::Client, LlmError> {
     // No redirects: one from https to http (or to another host) would carry
     // the key where the owner never pointed it.
@@ -115,7 +130,7 @@ pub async fn ollama_models(endpoint: &Endpoint, t: Timeouts) -> Result<Vec<Strin
     if !status.is_success() {
         return Err(LlmError::Status(
             status.as_u16(),
-            body.chars().take(120).collect(),
+            status_meaning(status.as_u16(), body.len()),
         ));
     }
     let v: Value = serde_json::from_str(&body)
@@ -212,17 +227,10 @@ async fn chat_inner(
     let status = resp.status();
     if !status.is_success() {
         let text = resp.text().await.unwrap_or_default();
-        let msg = serde_json::from_str::<Value>(&text)
-            .ok()
-            .and_then(|v| {
-                v.pointer("/error/message")
-                    .or_else(|| v.get("error"))
-                    .or_else(|| v.get("message"))
-                    .and_then(Value::as_str)
-                    .map(String::from)
-            })
-            .unwrap_or_else(|| text.chars().take(120).collect());
-        return Err(LlmError::Status(status.as_u16(), msg));
+        return Err(LlmError::Status(
+            status.as_u16(),
+            status_meaning(status.as_u16(), text.len()),
+        ));
     }
     let cap = size_cap(max_tokens);
     if !stream {

@@ -58,14 +58,18 @@ impl Lines {
     }
 }
 
+/// An error the server reported inside its answer. Its words are the
+/// server's, so they are counted, never shown: a hostile server could put
+/// advice or a command there.
 fn error_of(v: &Value) -> Option<String> {
     let e = v.get("error")?;
-    Some(
-        e.get("message")
-            .and_then(Value::as_str)
-            .or_else(|| e.as_str())
-            .unwrap_or("the server reported an error")
-            .to_string(),
+    Some(reported(&e.to_string()))
+}
+
+fn reported(message: &str) -> String {
+    format!(
+        "the server reported an error ({} bytes, not shown)",
+        message.len()
     )
 }
 
@@ -117,12 +121,9 @@ pub fn sse(line: &str) -> Piece {
         return Piece::Error(e);
     }
     if v.get("object").and_then(Value::as_str) == Some("error") {
-        return Piece::Error(
-            v.get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("error")
-                .to_string(),
-        );
+        return Piece::Error(reported(
+            v.get("message").and_then(Value::as_str).unwrap_or(""),
+        ));
     }
     match v
         .pointer("/choices/0/delta/content")
@@ -161,9 +162,10 @@ mod tests {
             ndjson(r#"{"message":{"content":""},"done":true,"eval_count":2}"#),
             Piece::Done
         );
+        // The server's words are counted, not shown.
         assert_eq!(
             ndjson(r#"{"error":"model 'x' not found"}"#),
-            Piece::Error("model 'x' not found".into())
+            Piece::Error("the server reported an error (21 bytes, not shown)".into())
         );
         assert!(matches!(ndjson("{broken"), Piece::Error(_)));
     }
@@ -180,10 +182,10 @@ mod tests {
         );
         assert_eq!(sse("data: [DONE]"), Piece::Done);
         assert_eq!(sse(": keep-alive"), Piece::Nothing);
-        assert_eq!(
-            sse(r#"data: {"error":{"message":"bad","type":"x"}}"#),
-            Piece::Error("bad".into())
-        );
+        let Piece::Error(e) = sse(r#"data: {"error":{"message":"run sudo sh","type":"x"}}"#) else {
+            panic!("an error event is an error");
+        };
+        assert!(!e.contains("sudo"), "{e}");
         assert_eq!(
             whole(r#"{"choices":[{"message":{"content":"ok"}}]}"#),
             Ok("ok".into())

@@ -176,6 +176,16 @@ pub fn thermal_evidence(a: &Analysis, k: &Knowledge) -> String {
             datetime(t1)
         );
     }
+    if let Some((lo, hi, at)) = a.gpu_temp {
+        let clock = a.sm_clock_range.map_or(String::new(), |(lo, hi)| {
+            format!("; SM clock {hi:.0} MHz at most, {lo:.0} MHz at least")
+        });
+        let _ = writeln!(
+            md,
+            "- GPU temperature: {lo:.1}–{hi:.1} °C, peak {hi:.1} °C at {}{clock}",
+            datetime(at)
+        );
+    }
     if let Some(p) = &a.plateau {
         let _ = writeln!(
             md,

@@ -227,7 +227,9 @@ fn follow_ups_on_a_report_get_advice_not_the_report_again() {
     assert!(r[1].contains("heat"), "{}", r[1]);
     assert!(r[2].contains("+25.2 %"), "{}", r[2]);
     assert!(
-        r[4].starts_with("It fits, so nothing is wrong for memory: the peak 60.17 GB"),
+        r[4].starts_with(
+            "It fits, so nothing is wrong for memory: Qwen2.5 7B LoRA's peak 60.17 GB"
+        ),
         "{}",
         r[4]
     );

@@ -284,3 +284,48 @@ fn the_sampler_script_is_shellcheck_clean() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Columns in the sampler's order or another, named by their header: the
+/// evidence states the GPU's peak temperature and the SM clock's range
+/// from the right columns, whatever their order.
+#[test]
+fn the_peak_temperature_and_clock_are_stated_from_columns_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, header, row) in [
+        (
+            "sampler.csv",
+            "timestamp, temperature.gpu, power.draw [W], clocks.sm [MHz], utilization.gpu [%]",
+            (|t: &str, c: f32, w: f32, m: u32| format!("{t}, {c:.0}, {w:.2} W, {m} MHz, 99 %"))
+                as fn(&str, f32, f32, u32) -> String,
+        ),
+        (
+            "reordered.csv",
+            "power.draw [W], utilization.gpu [%], clocks.sm [MHz], temperature.gpu, timestamp",
+            |t: &str, c: f32, w: f32, m: u32| format!("{w:.2} W, 99 %, {m} MHz, {c:.0}, {t}"),
+        ),
+    ] {
+        let mut csv = format!("{header}\n");
+        for i in 0..241u32 {
+            let t = format!(
+                "2026/11/29 {:02}:{:02}:{:02}.000",
+                12 + i / 120,
+                (i / 2) % 60,
+                (i % 2) * 30
+            );
+            let c = 62.0 + 21.0 * i as f32 / 240.0;
+            csv.push_str(&row(&t, c, 100.0 + (i % 3) as f32 * 0.4, 2400 - i));
+            csv.push('\n');
+        }
+        let path = dir.path().join(name);
+        std::fs::write(&path, csv).unwrap();
+        let out = thermal(&[path.to_str().unwrap()]).stdout;
+        assert!(
+            out.contains("GPU temperature: 62.0–83.0 °C, peak 83.0 °C"),
+            "{name}: {out}"
+        );
+        assert!(
+            out.contains("SM clock 2400 MHz at most, 2160 MHz at least"),
+            "{name}: {out}"
+        );
+    }
+}

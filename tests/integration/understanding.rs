@@ -292,7 +292,7 @@ fn launch_it_after_a_verdict_gets_the_verdict_not_a_dead_end() {
         let out = converse(&format!(
             "full fine-tune of llama 3.1 70b, bf16, batch 4, packing 4096\n\n{q}\n"
         ));
-        assert!(out.contains("No: the peak"), "{q}: {out}");
+        assert!(out.contains("No: ") && out.contains("s peak"), "{q}: {out}");
     }
 }
 

@@ -129,6 +129,11 @@ pub struct Analysis {
     pub train_samples: usize,
     /// The hottest CPU thermal zone's range, when the sampler recorded it.
     pub cpu_temp_range: Option<(f32, f32)>,
+    /// The GPU temperature's lowest and highest sample, and when the
+    /// highest was taken (seconds, the samples' clock).
+    pub gpu_temp: Option<(f32, f32, f64)>,
+    /// The SM clock's highest and lowest sample, MHz, when sampled.
+    pub sm_clock_range: Option<(f32, f32)>,
     /// Pauses the log's durations carried (evaluation, saving), each
     /// counted once: how many and their seconds in all.
     pub pauses: (usize, f64),
@@ -307,6 +312,20 @@ pub fn analyze(thermal: &[ThermalSample], train: Option<&TrainLog>, k: &Knowledg
         pauses: train.map_or((0, 0.0), |l| {
             (l.pauses.len(), l.pauses.iter().fold(0.0, |a, p| a + p.1))
         }),
+        gpu_temp: valid
+            .iter()
+            .filter_map(|x| x.temp_c.map(|c| (c, x.t)))
+            .fold(None, |acc, (c, t)| match acc {
+                None => Some((c, c, t)),
+                Some((lo, hi, at)) => Some((lo.min(c), hi.max(c), if c > hi { t } else { at })),
+            }),
+        sm_clock_range: valid.iter().filter_map(|x| x.sm_clock_mhz).fold(
+            None,
+            |acc, v| match acc {
+                None => Some((v, v)),
+                Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+            },
+        ),
         cpu_temp_range: valid
             .iter()
             .filter_map(|x| x.cpu_temp_c)

@@ -97,7 +97,9 @@ fn a_wrapped_listing_row_is_read_and_never_becomes_the_run() {
     let wrapped = "USER         PID %CPU %MEM      VSZ      RSS TTY      STAT START   TIME COMMAND\nowner      41500  3.2 40.1 98304512 52428800 ?        Sl   13:02   5:11 python3 -m vllm.entrypoints.open\n8000 --max-model-len 8192 ai.api_server --model meta-llama/Llama-3.1-8B-Instruct --port\nowner       2210  0.0  0.0    12345     5120 pts/0    Ss   09:01   0:00 -bash";
     let dir = tempfile::tempdir().unwrap();
     let out = Headroom::new(dir.path())
-        .stdin(&format!("QLoRA on Llama 3.1 70B, batch 1, packing 2048\n\n{wrapped}\n\nyes\n"))
+        .stdin(&format!(
+            "QLoRA on Llama 3.1 70B, batch 1, packing 2048\n\n{wrapped}\n\nyes\n"
+        ))
         .run()
         .ok()
         .stdout;

@@ -54,6 +54,19 @@ pub fn said_available(text: &str) -> Option<(FreeReading, String)> {
     Some((best.0.clone(), best.1.clone()))
 }
 
+/// A memory size in an owner's words, in bytes with the unit's label: `G`
+/// and `GiB` are GiB (what `free -g` and `free -h` print), `GB` and "gigs"
+/// are GB. None past the Spark's 128 GB pool or at zero.
+pub fn said_size(figure: &str, unit: &str) -> Option<(f64, &'static str)> {
+    let value: f64 = figure.parse().ok()?;
+    let (per, label) = match unit.to_ascii_lowercase().as_str() {
+        "gib" | "gi" | "g" => (GIB, "GiB"),
+        _ => (GB, "GB"),
+    };
+    let bytes = value * per;
+    (value > 0.0 && bytes <= POOL_GB * GB).then_some((bytes, label))
+}
+
 /// One match as a reading; None when the figure has no unit and no
 /// "available" beside it ("58 free" alone may be the `free` column).
 fn reading(
@@ -62,18 +75,11 @@ fn reading(
     unit: usize,
     available: bool,
 ) -> Option<(FreeReading, String, bool)> {
-    let value: f64 = c[figure].parse().ok()?;
-    let unit = c.get(unit).map(|m| m.as_str().to_ascii_lowercase());
-    let (bytes_per, label) = match unit.as_deref() {
-        None if available => (GIB, "GiB"),
+    let (bytes, label) = match c.get(unit) {
+        None if available => said_size(&c[figure], "GiB")?,
         None => return None,
-        Some("gib" | "gi" | "g") => (GIB, "GiB"),
-        Some(_) => (GB, "GB"),
+        Some(u) => said_size(&c[figure], u.as_str())?,
     };
-    let bytes = value * bytes_per;
-    if value <= 0.0 || bytes > POOL_GB * GB {
-        return None;
-    }
     let reading = FreeReading {
         unit: FreeUnit::Said,
         available_text: format!("{} {label}", &c[figure]),

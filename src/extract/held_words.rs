@@ -4,7 +4,7 @@
 //! Only sentences already known to be about a server or another person's
 //! job are read here, so the figure is theirs, never a run setting.
 
-use crate::calc::units::{GB, GIB, centi_gb_up};
+use crate::calc::units::centi_gb_up;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -23,17 +23,7 @@ static SERVER: LazyLock<Regex> = LazyLock::new(|| {
 /// the words). None without a size, or when the size is free memory.
 pub fn held_in_words(sentence: &str) -> Option<(String, u64, String)> {
     let c = SIZE.captures_iter(sentence).find(|c| c.get(3).is_none())?;
-    let value: f64 = c[1].parse().ok()?;
-    let unit = c[2].to_ascii_lowercase();
-    let bytes = value
-        * if unit == "gib" || unit == "g" {
-            GIB
-        } else {
-            GB
-        };
-    if value <= 0.0 || bytes > 128.0 * GB {
-        return None;
-    }
+    let (bytes, _) = crate::extract::available_said::said_size(&c[1], &c[2])?;
     let who = SERVER
         .find(sentence)
         .map_or("the model loaded beside it", |m| {

@@ -40,6 +40,8 @@ struct LineKind {
     /// Evaluation, validation or saving: the next printed duration may
     /// carry that pause.
     pause: bool,
+    /// tqdm_loggable's log-line bar ("… elapsed:3:20:05 …") may be in it.
+    logged_bar: bool,
 }
 
 /// What a needle found in a line says about it.
@@ -59,6 +61,7 @@ const KIND_NEEDLES: &[(&str, Marks)] = &[
     ("alidation", |k| k.pause = true),
     ("valuat", |k| k.pause = true),
     ("heckpoint", |k| k.pause = true),
+    (" elapsed:", |k| k.logged_bar = true),
 ];
 
 // Leftmost-first, not overlapping: its SIMD prefilter skips most of a
@@ -390,9 +393,16 @@ impl Scanner {
         let mut bar_elapsed = None;
         let mut bar_step = None;
         let mut bar_rate = None;
-        if let Some((step, total, elapsed, sec)) =
-            parse_bar(line).or_else(|| parse_logged_bar(line))
-        {
+        // One pass over the line for every marker word, unless it is a
+        // tqdm redraw (most lines of a bar's log).
+        let bar = parse_bar(line);
+        let early_kind = bar.is_none().then(|| line_kind(line));
+        let bar = bar.or_else(|| {
+            early_kind
+                .filter(|k| k.logged_bar)
+                .and_then(|_| parse_logged_bar(line))
+        });
+        if let Some((step, total, elapsed, sec)) = bar {
             // A restart: the run printed its start (or died) since the last
             // bar update, and a stamp says when it came back. Without such a
             // line a step going back is an epoch, or redraws out of order.
@@ -483,8 +493,10 @@ impl Scanner {
             crate::extract::log_lines::read(line)
         };
         // A header row of column names, then rows read by their columns.
-        let facts = match std::str::from_utf8(line) {
-            Ok(text) if bar_elapsed.is_none() && facts.step.is_none() => {
+        // (Checked before the UTF-8 pass: most lines of a long log have a step.)
+        let header_or_row = bar_elapsed.is_none() && facts.step.is_none();
+        let facts = match header_or_row.then(|| std::str::from_utf8(line)) {
+            Some(Ok(text)) => {
                 if let Some(table) = crate::extract::log_fields::table_header(text) {
                     self.table = Some(table);
                     facts
@@ -524,10 +536,10 @@ impl Scanner {
             }
         });
         // A progress-bar update is never a marker line; skip the search.
-        let kind = if bar_elapsed.is_some() && stamp.is_none() {
-            LineKind::default()
-        } else {
-            line_kind(line)
+        let kind = match early_kind {
+            Some(kind) => kind,
+            None if stamp.is_none() => LineKind::default(),
+            None => line_kind(line),
         };
         if bar_elapsed.is_none() && kind.restart {
             self.restart_marker = true;
@@ -765,7 +777,7 @@ pub fn read_train_log_with(
         tokens_per_step,
         ..Scanner::default()
     };
-    let mut buf = vec![0u8; 1 << 20];
+    let mut buf = vec![0u8; 128 << 10];
     let mut carry: Vec<u8> = Vec::new();
     loop {
         let n = input

@@ -48,6 +48,7 @@ pub enum Evidence {
     ComputeApps(Vec<crate::extract::nvidia_smi::SmiProcess>),
     OllamaLog(crate::extract::ollama_log::OllamaLog),
     SmiQuery(crate::extract::smi_query::SmiQuery),
+    SmiCsv(crate::extract::smi_csv::SmiCsv),
 }
 
 /// A turn, as headroom understood it: what changed and what was asked.
@@ -131,6 +132,9 @@ pub struct Absorbed {
     pub pool_details: bool,
     /// "is that bad?", "how do I stop it?": about the last answer.
     pub follow_up: Option<crate::extract::intent::FollowUp>,
+    /// "how do I restart it at 0.4?": a restart at the owner's fraction is
+    /// now waiting for their yes.
+    pub restart_proposed: bool,
     pub request: Option<Request>,
     /// The owner's words, when the turn was words (questions are answered
     /// from them).
@@ -458,6 +462,7 @@ fn absorb_reading(
             propose_stops(session, k);
         }
         Reading::SmiQuery(q) => out.evidence = Some(Evidence::SmiQuery(q)),
+        Reading::SmiCsv(c) => out.evidence = Some(Evidence::SmiCsv(c)),
         Reading::OllamaLog(log) => {
             out.evidence = Some(Evidence::OllamaLog(log));
         }
@@ -553,6 +558,20 @@ fn finish(session: &mut Session, mut out: Absorbed, k: &Knowledge) -> Absorbed {
         && let Some(words) = &out.words
     {
         out.follow_up = crate::extract::intent::follow_up(words);
+        // "how do I restart it at 0.4?" about the vLLM server just read:
+        // the restart at their fraction, proposed for their yes.
+        if let Some(f) = crate::extract::share::restart_at(words)
+            && session.vllm_log.is_some()
+            && session.pending.is_none()
+        {
+            let served = session
+                .vllm_log
+                .as_ref()
+                .and_then(|l| l.value.served_model.clone());
+            session.pending = Some(Action::Refraction(f, served));
+            out.follow_up = Some(crate::extract::intent::FollowUp::Advice);
+            out.restart_proposed = true;
+        }
         // "What would you change?" after a vLLM log that leaves the run no
         // room: a restart at a lower fraction, for the owner's yes.
         if out.follow_up == Some(crate::extract::intent::FollowUp::Advice)

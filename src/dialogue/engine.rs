@@ -78,7 +78,8 @@ pub fn respond_with(
         || absorbed.procs
         || absorbed.ollama
         || absorbed.narrowed_unload.is_some()
-        || absorbed.stop_asked.is_some();
+        || absorbed.stop_asked.is_some()
+        || absorbed.restart_proposed;
     let mut reply = compose(session, &absorbed, now, k, files);
     // Two readings in one turn (the owner's "killed while loading" and the
     // kernel's OOM line) may each bring the ladder's next step: say it once.
@@ -350,13 +351,17 @@ fn compose(
         session.topic,
         Some(crate::dialogue::session::Topic::Server | crate::dialogue::session::Topic::Pool)
     );
-    let share = a.words.as_deref().and_then(|w| {
-        crate::extract::share::share_question(w).or_else(|| {
-            server_topic
-                .then(|| crate::extract::share::share_follow_up(w))
-                .flatten()
-        })
-    });
+    let share = a
+        .words
+        .as_deref()
+        .filter(|_| !a.restart_proposed)
+        .and_then(|w| {
+            crate::extract::share::share_question(w).or_else(|| {
+                server_topic
+                    .then(|| crate::extract::share::share_follow_up(w))
+                    .flatten()
+            })
+        });
     // "What's using my memory?" above a `ps aux` is answered by reading
     // the paste, not by the stock explainer; a question the paste does not
     // answer ("power is stuck at 96W, is that a misconfig?") still is.

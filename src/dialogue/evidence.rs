@@ -6,6 +6,7 @@
 use crate::dialogue::absorb::Evidence;
 use crate::dialogue::questions::by_topic;
 use crate::extract::nvidia_smi::SmiProcess;
+use crate::extract::smi_csv::{SmiCsv, SmiField};
 use crate::knowledge::Knowledge;
 use crate::reply::Block;
 
@@ -29,6 +30,7 @@ pub fn evidence_blocks(e: &Evidence, have_free: bool, k: &Knowledge) -> Vec<Bloc
     match e {
         Evidence::OllamaLog(log) => crate::dialogue::ollama_log_note::ollama_log_blocks(log),
         Evidence::SmiQuery(q) => crate::dialogue::smi_query_note::smi_query_blocks(q, k),
+        Evidence::SmiCsv(c) => smi_csv_blocks(c, have_free, k),
         Evidence::SmiTable(t) => {
             let gpu = t.gpus.first().map(|g| {
                 format!(
@@ -52,6 +54,53 @@ pub fn evidence_blocks(e: &Evidence, have_free: bool, k: &Knowledge) -> Vec<Bloc
             k,
         ),
     }
+}
+
+/// "power.draw 11.17 W", "temperature.gpu 35 °C", "memory.free [N/A]".
+fn field_text(f: &SmiField) -> String {
+    let value = match (&f.unit, f.name.as_str()) {
+        // The header's unit is already in the value ("11.17 W", "0 %").
+        _ if f.missing() => f.value.clone(),
+        (Some(unit), _) if !f.value.ends_with(unit.as_str()) => format!("{} {unit}", f.value),
+        (None, "temperature.gpu" | "temperature.memory") => format!("{} °C", f.value),
+        _ => f.value.clone(),
+    };
+    format!("{} {value}", f.name)
+}
+
+/// A one-off `--query-gpu` CSV: each GPU's fields as readings, and on GB10
+/// why its memory fields are `[N/A]` and where the pool's figure is.
+fn smi_csv_blocks(c: &SmiCsv, have_free: bool, k: &Knowledge) -> Vec<Block> {
+    let mut blocks = vec![Block::Text(
+        "Your `nvidia-smi --query-gpu` snapshot (readings only; none of them is a run setting):"
+            .into(),
+    )];
+    blocks.push(Block::List(
+        c.rows
+            .iter()
+            .map(|row| row.iter().map(field_text).collect::<Vec<_>>().join(", "))
+            .collect(),
+    ));
+    let memory: Vec<&SmiField> = c
+        .rows
+        .iter()
+        .flatten()
+        .filter(|f| f.name.starts_with("memory."))
+        .collect();
+    if memory.iter().any(|f| f.missing()) {
+        blocks.extend(by_topic("nvidia_smi_gb10", k).map(Block::Text));
+    } else if !memory.is_empty() {
+        blocks.push(Block::Text(
+            "nvidia-smi's memory fields are the GPU's own view; on a Spark the GPU and the CPU share one pool, and the budget comes from the kernel's `available` figure, not from these.".into(),
+        ));
+    }
+    if !memory.is_empty() && !have_free {
+        blocks.push(Block::Text(format!(
+            "The real evidence for what your run can use is `{}`: run it on the Spark and paste all three lines it prints.",
+            k.command("free").command
+        )));
+    }
+    blocks
 }
 
 /// What the pasted nvidia-smi output says, and what it cannot say on GB10.

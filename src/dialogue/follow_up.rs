@@ -63,7 +63,14 @@ pub fn follow_up_blocks(
                 })]
             })
         }
-        Topic::Gpu => Some(vec![Block::Text(gpu_meaning(session, k))]),
+        // "so? is that bad?" after an nvidia-smi paste that came with the
+        // run and its memory: the verdict is what it is about.
+        Topic::Gpu => Some(vec![Block::Text(
+            crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k).map_or_else(
+                || gpu_meaning(session, k),
+                |(plan, _)| plan_follow_up(&plan, kind, fresh),
+            ),
+        )]),
         // "good enough to start the training now?" after a server's log:
         // the run's go or no-go, in the pool that log describes.
         Topic::Server if kind == FollowUp::Launch => {
@@ -139,6 +146,7 @@ fn together(session: &Session, k: &Knowledge) -> Option<Vec<Block>> {
                 &ShareAsk {
                     server: Server::Vllm,
                     fraction: None,
+                    stays: false,
                 },
                 session,
                 k,
@@ -152,6 +160,7 @@ fn together(session: &Session, k: &Knowledge) -> Option<Vec<Block>> {
                 &ShareAsk {
                     server: Server::Vllm,
                     fraction: None,
+                    stays: false,
                 },
                 session,
                 k,
@@ -179,7 +188,8 @@ fn memory_line(session: &Session, k: &Knowledge) -> Option<String> {
 fn gpu_meaning(session: &Session, k: &Knowledge) -> String {
     let head = "nvidia-smi cannot tell you what a run has on a DGX Spark: the GPU has no memory of its own (GB10 shares the one pool, so its memory cells say \"Not Supported\" or [N/A]), and page cache never shows there.";
     match memory_line(session, k) {
-        Some(line) => format!("{head} {line} {}", next_step(session, Topic::Memory, k)),
+        // next_step with the Memory topic would say the memory line again.
+        Some(line) => format!("{head} {line} {}", next_step(session, Topic::Gpu, k)),
         None => format!(
             "{head} What counts is `free -g`'s `available`: run `free -g` and paste its three lines; `ps aux` shows who holds the pool."
         ),

@@ -12,6 +12,42 @@ use crate::extract::share::{Server, ShareAsk};
 use crate::knowledge::Knowledge;
 use crate::reply::Block;
 
+/// "Can it stay up while this trains?" when the memory paste was taken with
+/// the server running: what it holds is already out of that budget, so the
+/// plan's verdict is the answer, not a claim added on top a second time.
+fn kept_up_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Vec<Block>> {
+    session.facts.free.as_ref()?;
+    let (plan, _) = crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k)?;
+    if plan.budget.basis == crate::calc::budget::BudgetBasis::Nominal {
+        return None;
+    }
+    let (peak, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
+    let verdict = plan.judgement.verdict;
+    let server = ask.server.label();
+    let held = if ask.server == Server::Vllm {
+        format!(
+            " vLLM takes its memory when it starts ({}), so it does not grow while it serves; a restart, or another model loaded, changes the figure.",
+            k.spark("vLLM default gpu-memory-utilization").cite
+        )
+    } else {
+        format!(
+            " {server} loads and unloads models as requests come, so its share can grow: paste `{}` if it loads another.",
+            if ask.server == Server::Ollama {
+                "ollama ps"
+            } else {
+                "ps aux"
+            }
+        )
+    };
+    Some(vec![Block::Text(format!(
+        "Your memory paste was taken with {server} up, so what it holds is already out of the {} GB budget: your run's {} GB peak against it is **{}** (margin {} GB), with {server} staying as it is.{held}",
+        show_centi(budget),
+        show_centi(peak),
+        verdict.label(),
+        crate::calc::units::show_centi_delta(plan.judgement.margin_centi_gb),
+    ))])
+}
+
 /// The fraction to plan vLLM with and where it came from: the owner's
 /// words, the vLLM log, the process listing, or vLLM's default.
 fn vllm_fraction(ask: &ShareAsk, session: &Session, k: &Knowledge) -> (f64, String) {
@@ -118,6 +154,11 @@ pub fn largest_fraction_block(ask: &ShareAsk, session: &Session, k: &Knowledge) 
 }
 
 pub fn share_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Vec<Block> {
+    if ask.stays
+        && let Some(blocks) = kept_up_blocks(ask, session, k)
+    {
+        return blocks;
+    }
     match ask.server {
         Server::Vllm => {
             let (fraction, from) = vllm_fraction(ask, session, k);

@@ -157,8 +157,28 @@ pub fn refraction_proposal(f: f64, session: &Session, k: &Knowledge) -> String {
     let need = need(session, k).map_or(String::new(), |(c, _)| {
         format!(" beside your run's {} GB", show_centi(c))
     });
+    // The owner's own fraction ("restart it at 0.4") is said as theirs,
+    // beside the largest that leaves room when that is another figure.
+    let why = match refraction(session, k).or_else(|| largest_fraction_now(session, k)) {
+        Some(largest) if (largest - f).abs() > 1e-9 => format!(
+            "the fraction you chose; the largest that leaves room{need} is {} (the arithmetic is above)",
+            plain(largest)
+        ),
+        _ => format!("the largest fraction that leaves room{need} (the arithmetic is above)"),
+    };
     format!(
-        "Restart vLLM with `--gpu-memory-utilization {}`: the largest fraction that leaves room{need} (the arithmetic is above); its KV cache shrinks with it, so check it still serves your context length. The other way is to stop vLLM for the run. A restart stops the server while it comes back, so it is your call: shall I give you the command? (yes/no)",
+        "Restart vLLM with `--gpu-memory-utilization {}`: {why}; its KV cache shrinks with it, so check it still serves your context length. The other way is to stop vLLM for the run. A restart stops the server while it comes back, so it is your call: shall I give you the command? (yes/no)",
         plain(f)
     )
+}
+
+/// The largest fraction beside the run, whether or not today's fits.
+fn largest_fraction_now(session: &Session, k: &Knowledge) -> Option<f64> {
+    let (need_centi, _) = need(session, k)?;
+    share(
+        k.spark("vLLM default gpu-memory-utilization").value,
+        Some(need_centi),
+        k,
+    )
+    .largest_fraction
 }

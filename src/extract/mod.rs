@@ -24,6 +24,7 @@ pub mod reading;
 pub mod segment;
 pub mod share;
 pub mod slots;
+pub mod smi_csv;
 pub mod smi_query;
 pub mod thermal_csv;
 pub mod train_log;

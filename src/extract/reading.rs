@@ -24,6 +24,8 @@ pub enum Reading {
     SmiTable(SmiTable),
     /// `nvidia-smi -q`: throttle reasons, their counters, temperatures.
     SmiQuery(crate::extract::smi_query::SmiQuery),
+    /// A one-off `nvidia-smi --query-gpu` CSV (no timestamp column).
+    SmiCsv(crate::extract::smi_csv::SmiCsv),
     ComputeApps(Vec<SmiProcess>),
     /// A pasted traceback or kernel log that reports an OOM.
     OomPaste(OomReport),
@@ -117,6 +119,7 @@ pub static READERS: &[&dyn Reader] = &[
     &crate::extract::vllm_log::VllmLogPaste,
     &crate::extract::ollama_log::OllamaLogPaste,
     &crate::extract::config_json::ConfigJsonPaste,
+    &crate::extract::smi_csv::SmiCsvPaste,
     &crate::extract::thermal_csv::ThermalPaste,
     &crate::extract::oom::OomPaste,
     &crate::extract::train_log::TrainLogPaste,

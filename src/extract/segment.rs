@@ -443,7 +443,10 @@ fn csv_width(line: &str) -> Option<usize> {
     let commas = t.matches(',').count();
     // Python reprs (`Linear(in_features=3584, out_features=512, bias=True)`)
     // and dicts have commas too.
-    let dict_or_table = t.starts_with(['{', '[', '|', '+', '(']) || t.contains(['|', '=']);
+    // nvidia-smi's missing value (`[N/A], [N/A], 0 %`) opens a row too.
+    let missing_first = t.starts_with("[N/A]") || t.starts_with("[Not Supported]");
+    let dict_or_table =
+        (t.starts_with(['{', '[', '|', '+', '(']) && !missing_first) || t.contains(['|', '=']);
     let aligned = t.split(',').any(|f| f.trim().contains("  "));
     (commas >= 2 && !dict_or_table && !aligned).then_some(commas)
 }
@@ -474,7 +477,7 @@ fn family(line: &str) -> Option<Family> {
 }
 
 /// A paste that holds a block (three or more CSV lines of one width, or of
-/// config pairs) and other output around it that a reader knows, cut into
+/// config pairs, or two that a reader knows) and other output around it that a reader knows, cut into
 /// the block and the rest: an axolotl YAML with the dmesg lines under it,
 /// sampler rows with the trainer's lines.
 fn split_blocks(text: &str) -> Vec<String> {
@@ -502,7 +505,12 @@ fn split_blocks(text: &str) -> Vec<String> {
                 && crate::extract::reading::kind_of(&part.join("\n")) != "your words"
         };
         let (before, after) = (readable(&lines[..start]), readable(&lines[end..]));
-        if end - start >= 3 && others >= 2 && (before || after) {
+        // Two lines are a block when a reader knows them on their own (a
+        // `--query-gpu` header and its one row).
+        let block = end - start >= 3
+            || end - start == 2
+                && crate::extract::reading::kind_of(&lines[start..end].join("\n")) != "your words";
+        if block && others >= 2 && (before || after) {
             // What no reader knows stays with the block beside it.
             let cut_at = if before { start } else { 0 };
             let cut_end = if after { end } else { lines.len() };

@@ -28,6 +28,9 @@ impl Server {
 pub struct ShareAsk {
     pub server: Server,
     pub fraction: Option<f64>,
+    /// The server is up now and the owner asks to keep it ("can it stay
+    /// up while this trains?"), not to start it.
+    pub stays: bool,
 }
 
 static SERVER: LazyLock<Regex> =
@@ -35,7 +38,13 @@ static SERVER: LazyLock<Regex> =
 /// Words that put the server and the run on the box at once.
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:i(?:'m| am)? )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit|bring (?:\w+ )?back|(?:start|restart|launch|run|spin|turn) (?:\w+ )?(?:up )?(?:again|back)|on the same (?:node|box|spark|machine))\b",
+        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:(?:i(?:'m| am)?|this|it|that|the|my|our|[\w-]+ing) )?(?:\w+ )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|stay(?:s|ing)? (?:up|on|running|loaded|alive)|leave (?:\w+ ){0,2}(?:up|running|loaded)|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit|bring (?:\w+ )?back|(?:start|restart|launch|run|spin|turn) (?:\w+ )?(?:up )?(?:again|back)|on the same (?:node|box|spark|machine))\b",
+    )
+});
+/// The server is running and would stay so.
+static STAYS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:stay(?:s|ing)? (?:up|on|running|loaded|alive)|keep (?:\w+ )?(?:running|up|loaded)|leave (?:\w+ ){0,2}(?:up|running|loaded)|(?:is|it's|is still|already) (?:up|running)|rather not restart)\b",
     )
 });
 /// "I stopped vllm, does it fit now?" is about the run alone.
@@ -51,10 +60,36 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static BARE_FRACTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\d.])(0?\.\d+)\b"));
-static MOST: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest)\b"));
+static MOST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest|(?:what|which)(?: \w+)? (?:frac(?:tion)?|util(?:i[sz]ation)?|gpu[\s_-]?mem(?:ory)?[\s_-]?util(?:i[sz]ation)?|setting|value|number) (?:would|will|could|should|can|do|does|to|is)\b)",
+    )
+});
 static INSTEAD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:instead|if it was|if it were|what about|how about)\b"));
+
+/// "how do I restart it at 0.4?", "relaunch vllm with 0.35": a restart of
+/// the server at a fraction the owner chose.
+static RESTART: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:restart|re-?launch|re-?start|relaunch|bring (?:it|vllm|the server) back|start (?:it|vllm|the server) (?:again|back up))\b",
+    )
+});
+
+static CONDITIONAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:if|whether|would|could|should)\b"));
+
+/// The fraction of a restart the owner asks for, if these words ask one.
+pub fn restart_at(text: &str) -> Option<f64> {
+    // "and if I bring vllm back at 0.5?" weighs it: the share arithmetic.
+    if !RESTART.is_match(text) || CONDITIONAL.is_match(text) {
+        return None;
+    }
+    BARE_FRACTION
+        .captures(text)
+        .and_then(|c| c[1].parse::<f64>().ok())
+        .filter(|f| *f > 0.0 && *f < 1.0)
+}
 
 /// A follow-up on a server already in the conversation: "so 0.3 would
 /// work?", "what's the most I could give vllm?", "and if it was ollama
@@ -81,7 +116,11 @@ pub fn share_follow_up(text: &str) -> Option<ShareAsk> {
         Some(w) if w.starts_with("llama") => Server::LlamaCpp,
         _ => Server::Vllm,
     };
-    Some(ShareAsk { server, fraction })
+    Some(ShareAsk {
+        server,
+        fraction,
+        stays: STAYS.is_match(text),
+    })
 }
 
 /// Is this a question about running a server beside the training run?
@@ -101,7 +140,11 @@ pub fn share_question(text: &str) -> Option<ShareAsk> {
         .captures(text)
         .and_then(|c| c[1].parse::<f64>().ok())
         .filter(|f| *f > 0.0 && *f <= 1.0);
-    Some(ShareAsk { server, fraction })
+    Some(ShareAsk {
+        server,
+        fraction,
+        stays: STAYS.is_match(text),
+    })
 }
 
 #[cfg(test)]
@@ -134,13 +177,52 @@ mod tests {
                 Some(0.5),
             ),
             ("can I start ollama again after that?", Server::Ollama, None),
+            (
+                "and can the vllm server just stay up while this trains? I'd rather not restart it",
+                Server::Vllm,
+                None,
+            ),
+            ("leave ollama running during it?", Server::Ollama, None),
+            ("is vllm ok to stay loaded?", Server::Vllm, None),
+            ("will vllm be fine while the job runs", Server::Vllm, None),
         ] {
+            let ask = share_question(text);
             assert_eq!(
-                share_question(text),
-                Some(ShareAsk { server, fraction }),
+                ask.as_ref().map(|a| (a.server, a.fraction)),
+                Some((server, fraction)),
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_server_kept_up_is_told_from_one_started() {
+        for text in [
+            "can the vllm server just stay up while this trains?",
+            "leave ollama running during it?",
+            "vllm is already running, can I train beside it?",
+            "can I keep vllm up while I train",
+        ] {
+            assert!(share_question(text).is_some_and(|a| a.stays), "{text}");
+        }
+        for text in [
+            "can I run vllm beside my training?",
+            "and if I bring vllm back on the same node at 0.5?",
+            "can I start ollama again after that?",
+        ] {
+            assert!(share_question(text).is_some_and(|a| !a.stays), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_restart_at_a_fraction() {
+        assert_eq!(restart_at("ok how do i restart it at 0.4"), Some(0.4));
+        assert_eq!(restart_at("relaunch vllm with .35 then?"), Some(0.35));
+        assert_eq!(restart_at("bring it back at 0.5"), Some(0.5));
+        assert_eq!(restart_at("can both run at 0.4?"), None);
+        assert_eq!(restart_at("restart it"), None);
+        assert_eq!(restart_at("and if I bring vllm back at 0.5?"), None);
+        assert_eq!(restart_at("would a restart at 0.3 work?"), None);
     }
 
     #[test]

@@ -163,11 +163,18 @@ static LOADER: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\btransformers\s*(?:v|version\s*|==|>=|@)?\s*([45])(?:\.\d+)*\b"));
 static PREQUANTIZED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?:-bnb-4bit\b|\bbnb[-_ ]4bit\b|\bpre-?quantized\b)"));
+/// "longest ctx", "max batch size", "how big a batch", "how long can the
+/// context be": a question for the solver. Groups 1 and 3 name the packing,
+/// 2 and 4 the batch.
 static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:longest|max(?:imum)?|biggest|largest|how long a)\s+(?:(packing|pack|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|context|max_seq_length|sequence_len|max_length)|((?:micro[\s_-]?)?batch(?:[\s_-]?size)?|per_device_train_batch_size|bs))\b",
-    )
+    const PACK: &str = r"packing|pack|ctx|context(?:[\s_-]?(?:len(?:gth)?|window|size))?|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|seqlen|max_seq_len(?:gth)?|sequence_len|max_length|cutoff_len|block_size";
+    const BATCH: &str = r"(?:micro[\s_-]?)?batch(?:[\s_-]?size)?|per_device_train_batch_size|micro_batch_size|bs|mbs";
+    re(&format!(
+        r"(?i)\b(?:(?:longest|max(?:imum)?|biggest|largest|highest|how long an?|how big an?|how large an?)\s+(?:possible\s+|usable\s+)?(?:({PACK})|({BATCH}))|how (?:long|big|large|high|far)\s+(?:can|could)\s[^.?!\n]{{0,25}}?\b(?:({PACK})|({BATCH})))\b"
+    ))
 });
+/// After a solve word, a figure makes it a setting: "max seq length 4096".
+static SETTING_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?:[:=]|of|is|to|at)?\s*\d"));
 static PARAMS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:params?|parameters?|param count|size)\s*(?:=|:|of|is)?\s*(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)\b",
@@ -635,8 +642,11 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     if let Some(key) = crate::calc::runtime::find(text, k) {
         push(Slot::Framework(key.clone()), &key);
     }
-    if let Some(c) = SOLVE.captures(text) {
-        let what = if c.get(2).is_some() {
+    if let Some(c) = SOLVE
+        .captures_iter(text)
+        .find(|c| !SETTING_AFTER.is_match(&text[c.get(0).map_or(0, |m| m.end())..]))
+    {
+        let what = if c.get(2).is_some() || c.get(4).is_some() {
             SolveFor::Batch
         } else {
             SolveFor::Pack

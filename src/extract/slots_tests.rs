@@ -155,6 +155,50 @@ fn estimator_knobs_in_plain_words() {
 }
 
 #[test]
+fn solve_questions_in_other_words_and_settings_that_look_like_them() {
+    for words in [
+        "whats the longest ctx that fits",
+        "max context length I can run?",
+        "how long can the context be at bs 1",
+        "what's the max seq len then",
+        "highest cutoff_len that still fits?",
+        "how long a sequence fits",
+    ] {
+        assert!(
+            slots(words).contains(&Slot::Solve(SolveFor::Pack)),
+            "{words}: {:?}",
+            slots(words)
+        );
+    }
+    for words in [
+        "how big a batch can I use",
+        "how far could I push the batch",
+        "max bs?",
+        "largest possible mbs",
+    ] {
+        assert!(
+            slots(words).contains(&Slot::Solve(SolveFor::Batch)),
+            "{words}: {:?}",
+            slots(words)
+        );
+    }
+    // A figure after the words makes them a setting, not a question.
+    for words in [
+        "max seq length 4096",
+        "max_length=2048, batch 2",
+        "maximum context of 8192",
+        "max batch size: 4",
+        "how long will the run take at batch 4",
+    ] {
+        assert!(
+            !slots(words).iter().any(|s| matches!(s, Slot::Solve(_))),
+            "{words}: {:?}",
+            slots(words)
+        );
+    }
+}
+
+#[test]
 fn targets_and_adafactor_in_words() {
     assert_eq!(
         slots("LoRA on attention only"),

@@ -28,6 +28,7 @@ mod pty;
 mod real_pastes;
 mod restated_yes;
 mod run_context;
+mod server_follow_ups;
 mod spark_memory;
 mod stacked_pastes;
 mod support;

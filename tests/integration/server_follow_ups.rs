@@ -1,0 +1,147 @@
+//! Follow-ups about a model server and the solver in other words: "what
+//! frac would work", "how do I restart it at 0.4", "can it stay up while
+//! this trains", "longest ctx that fits", and nvidia-smi's `--query-gpu`
+//! snapshot on GB10.
+
+use crate::support::{converse, from_last};
+
+const VLLM_LOG: &str = "INFO 03-29 20:10:02 [__init__.py:239] Automatically detected platform cuda.\nINFO 03-29 20:10:05 [api_server.py:1043] non-default args: {'model': 'Qwen/Qwen3-32B', 'gpu_memory_utilization': 0.8}\nINFO 03-29 20:11:40 [gpu_model_runner.py:1329] Model loading took 34.22 GiB and 85.3 seconds\nINFO 03-29 20:12:30 [gpu_worker.py:227] Available KV cache memory: 56.64 GiB";
+
+#[test]
+fn which_fraction_would_work_after_a_server_log_gets_the_largest_one() {
+    for ask in [
+        "what frac would work",
+        "which fraction should I use then?",
+        "what gpu memory utilization would do it",
+    ] {
+        let out = converse(&format!(
+            "vllm is up, log below. want qlora llama 3.1 70b bs1 pack 2048 alongside. ok?\n{VLLM_LOG}\n\n{ask}\n"
+        ));
+        // The turn's reply is the last one: after the first answer's block.
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+        let reply = from_last(&out, "For vLLM beside your run, the largest fraction");
+        assert!(
+            reply.contains("i.e. `--gpu-memory-utilization 0.44`"),
+            "{ask}: {reply}"
+        );
+    }
+}
+
+#[test]
+fn a_restart_at_the_owner_s_fraction_waits_for_a_yes() {
+    for ask in [
+        "ok how do i restart it at 0.4",
+        "relaunch it with 0.4 then",
+        "let's restart vllm at 0.4",
+    ] {
+        let out = converse(&format!(
+            "vllm is up, log below. want qlora llama 3.1 70b bs1 pack 2048 alongside. ok?\n{VLLM_LOG}\n\n{ask}\n\nyes\n"
+        ));
+        let proposal = from_last(&out, "Restart vLLM with");
+        assert!(
+            proposal.contains("`--gpu-memory-utilization 0.4`: the fraction you chose"),
+            "{ask}: {proposal}"
+        );
+        assert!(proposal.contains("(yes/no)"), "{ask}: {proposal}");
+        // The command comes only after the yes, with the served model.
+        let before_yes = out.split("Approved.").next().unwrap_or_default();
+        assert!(
+            !before_yes.contains("vllm serve Qwen/Qwen3-32B"),
+            "{ask}: {out}"
+        );
+        assert!(
+            out.contains(
+                "vllm serve Qwen/Qwen3-32B <your other flags> --gpu-memory-utilization 0.4"
+            ),
+            "{ask}: {out}"
+        );
+    }
+    // "if I bring it back at 0.5" weighs it instead: the share arithmetic.
+    let out = converse(&format!(
+        "vllm is up, log below. want qlora llama 3.1 70b bs1 pack 2048 alongside. ok?\n{VLLM_LOG}\n\nand if I bring vllm back at 0.5?\n"
+    ));
+    assert!(out.contains("0.5 × 121.69 GiB"), "{out}");
+    assert!(!out.contains("the fraction you chose"), "{out}");
+}
+
+#[test]
+fn a_server_kept_up_is_judged_by_the_memory_paste_taken_beside_it() {
+    let free = "               total        used        free      shared  buff/cache   available\nMem:           119Gi        75Gi       1.3Gi       385Mi        43Gi        43Gi\nSwap:           15Gi       818Mi        15Gi";
+    for ask in [
+        "and can the vllm server just stay up while this trains? I'd rather not restart it",
+        "can I keep vllm running during it?",
+        "vllm is already running, can I train beside it?",
+    ] {
+        let out = converse(&format!(
+            "LoRA on Llama 3.1 8B, bf16, batch 2, seq len 2048. our vllm server is up, free -h:\n{free}\n\n{ask}\n"
+        ));
+        let reply = from_last(&out, "Your memory paste was taken with vLLM up");
+        assert!(
+            reply.contains("already out of the 42.17 GB budget"),
+            "{ask}: {out}"
+        );
+        // Its default fraction is not added on top a second time.
+        assert!(!reply.contains("0.9 × 121.69 GiB"), "{ask}: {reply}");
+    }
+}
+
+#[test]
+fn so_after_an_nvidia_smi_paste_with_a_complete_run_judges_the_verdict() {
+    let smi = "+-----------------------------------------------------------------------------------------+\n| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0     |\n+-----------------------------------------+------------------------+----------------------+\n| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |\n|                                         |                        |               MIG M. |\n|=========================================+========================+======================|\n|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n| N/A   45C    P0             11W /  N/A  | Not Supported          |      0%      Default |\n|                                         |                        |                  N/A |\n+-----------------------------------------+------------------------+----------------------+";
+    let free = "               total        used        free      shared  buff/cache   available\nMem:           119Gi        75Gi       1.3Gi       385Mi        43Gi        43Gi\nSwap:           15Gi       818Mi        15Gi";
+    for ask in ["so? is that bad?", "is that a problem?", "so?"] {
+        let out = converse(&format!(
+            "LoRA on Llama 3.1 8B, bf16, batch 4, seq len 2048. the box right now:\n{smi}\n{free}\n\n{ask}\n"
+        ));
+        let reply = from_last(&out, "It does not fit: Llama 3.1 8B LoRA's peak");
+        assert!(reply.contains("over the 42.17 GB budget"), "{ask}: {out}");
+        assert!(!out.contains("nvidia-smi cannot tell you"), "{ask}: {out}");
+    }
+}
+
+#[test]
+fn the_longest_context_in_other_words_is_solved_and_adopted() {
+    for ask in [
+        "whats the longest ctx that fits",
+        "max context length I can run?",
+        "how long can the context be?",
+    ] {
+        let out = converse(&format!(
+            "llama 3.1 70b qlora, 4k ctx, bs 1\n\nfree -g says 98 available\n\n{ask}\n\nok use that\n"
+        ));
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+        assert!(out.contains("Changed: pack 4096 → "), "{ask}: {out}");
+        assert!(!out.contains("no what-if on the table"), "{ask}: {out}");
+    }
+    // A figure after the words is a setting.
+    let out = converse("llama 3.1 8b lora bf16, max seq length 4096, batch 2\n");
+    assert!(out.contains("pack 4096"), "{out}");
+    assert!(!out.contains("To find the packing length"), "{out}");
+}
+
+#[test]
+fn a_query_gpu_snapshot_is_read_its_memory_fields_explained_not_budgeted() {
+    for paste in [
+        "nvidia-smi can't tell me free mem:\n$ nvidia-smi --query-gpu=index,name,memory.total,memory.free --format=csv\nindex, name, memory.total [MiB], memory.free [MiB]\n0, NVIDIA GB10, [N/A], [N/A]",
+        "index, name, memory.used [MiB], power.draw [W]\n0, NVIDIA GB10, [N/A], 11.17 W",
+        "nvidia-smi --query-gpu=name,memory.free,temperature.gpu --format=csv,noheader\nNVIDIA GB10, [N/A], 41",
+    ] {
+        let out = converse(&format!("{paste}\n"));
+        assert!(
+            out.contains("Your `nvidia-smi --query-gpu` snapshot"),
+            "{paste}: {out}"
+        );
+        assert!(out.contains("[N/A]"), "{out}");
+        assert!(!out.contains("I do not read the paste"), "{out}");
+        assert!(out.contains("paste all three lines it prints"), "{out}");
+        assert!(!out.contains("Noted: batch"), "{out}");
+    }
+    // With /proc/meminfo under it: both read, `free -g` not asked again.
+    let out = converse(
+        "tried another query, N/A there too. but meminfo has numbers:\n$ nvidia-smi --query-gpu=memory.total,memory.used,memory.free,utilization.gpu,power.draw,temperature.gpu --format=csv\nmemory.total [MiB], memory.used [MiB], memory.free [MiB], utilization.gpu [%], power.draw [W], temperature.gpu\n[N/A], [N/A], [N/A], 0 %, 11.17 W, 35\n  MemTotal:       127600748 kB\n  MemAvailable:   118566368 kB\n",
+    );
+    assert!(out.contains("MemAvailable 118566368 kB"), "{out}");
+    assert!(out.contains("power.draw 11.17 W"), "{out}");
+    assert!(out.contains("temperature.gpu 35 °C"), "{out}");
+    assert!(!out.contains("paste all three lines it prints"), "{out}");
+}

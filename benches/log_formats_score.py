@@ -17,6 +17,8 @@ SET is one of
              helper who read no reader code; run its generate.py first)
   held4      tests/fixtures/logs/held4/truth.json (26 more, by a fourth
              helper who read no reader code; run its generate.py first)
+  held5      tests/fixtures/logs/held5/truth.json (26 more, by a fifth
+             helper who read no reader code; run its generate.py first)
 Log files are relative to the set's folder, thermal CSVs to
 tests/fixtures/logs/. Only what an owner would type is passed: --start
 (local) for logs that carry no absolute time; --log-tz for logs whose stamps

@@ -29,6 +29,10 @@ pub(crate) enum Role {
     /// Time since training began, only when its value says so with units
     /// ("1h 4m 10s", "4m 10s"): the key alone ("total") names too much.
     Clock,
+    /// The epoch a batch count belongs to ("epoch: [2]  [1450/2834]",
+    /// "(epoch: 18, iters: 1222"): the scanner counts on across epochs
+    /// where the count restarts.
+    Epoch,
 }
 
 /// Keys by their normalised name (lower case, spaces as `_`): exact names
@@ -52,6 +56,15 @@ const EXACT: &[(&str, Role)] = &[
     // OpenPCDet's train_utils: "acc_iter=800, cur_iter=799/928": the
     // accumulated iteration counts on across epochs.
     ("acc_iter", Role::Step),
+    // pix2pix/CycleGAN's print_current_losses: "(epoch: 18, iters: 1222,
+    // time: 0.210, data: 0.003)", iters within the epoch.
+    ("iters", Role::Step),
+    // flashlight's train log: "nupdates: 12000 | … | bch(ms): 750.28".
+    ("nupdates", Role::Step),
+    // Ray Tune / RLlib result rows: "training_iteration", "time_this_iter_s".
+    ("training_iteration", Role::Step),
+    ("time_this_iter_s", Role::Duration(1.0)),
+    ("epoch", Role::Epoch),
     ("ts", Role::Stamp),
     ("timestamp", Role::Stamp),
     ("@timestamp", Role::Stamp),
@@ -72,6 +85,12 @@ const EXACT: &[(&str, Role)] = &[
     ("s/step", Role::Duration(1.0)),
     ("time/iter", Role::Duration(1.0)),
     ("time/step", Role::Duration(1.0)),
+    // char-rnn's "time/batch = 0.1590s"; HiFi-GAN's "s/b : 0.444".
+    ("time/batch", Role::Duration(1.0)),
+    ("s/b", Role::Duration(1.0)),
+    ("s/batch", Role::Duration(1.0)),
+    // skorch's epoch table: "dur", the epoch's seconds.
+    ("dur", Role::Duration(1.0)),
     // CatBoost's "total: 1h 4m 10s" (time since fit began, with units).
     ("total", Role::Clock),
     // MaxText's metric_logger: "completed step: 35, seconds: 6.048".
@@ -141,8 +160,10 @@ const INTERNAL: &[(&str, Option<Role>)] = &[
 ];
 
 fn role(key: &str) -> Option<Role> {
+    // "(epoch: 18, iters: …": an opening bracket belongs to the line.
     let k: String = key
         .trim()
+        .trim_start_matches('(')
         .to_ascii_lowercase()
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -189,6 +210,8 @@ fn role(key: &str) -> Option<Role> {
         "step_duration",
         "dt",
         "time",
+        // flashlight's "bch(ms)": the batch's time.
+        "bch",
     ];
     timing
         .iter()
@@ -319,6 +342,14 @@ fn set(f: &mut Fields, role: Role, value: &str) {
             f.elapsed = span(value);
         }
         Role::Either(u) if f.either.is_none() => f.either = seconds(value, u),
+        // Only a whole epoch number: "epoch 0.476" is progress, not a count.
+        Role::Epoch if f.epoch.is_none() => {
+            f.epoch = value
+                .trim()
+                .trim_matches(|c: char| matches!(c, '[' | ']' | '"' | '(' | ')'))
+                .parse()
+                .ok();
+        }
         _ => {}
     }
 }
@@ -456,10 +487,41 @@ pub fn text_fields(line: &str) -> Fields {
             .find_map(|i| c.get(i))
             .and_then(|m| m.as_str().parse().ok());
     }
+    // "[  1820/125000]" (a metric logger's count of its total) or a line
+    // opening with "2260/237500 (epoch 0.476)": the step of a total.
+    if f.step.is_none()
+        && !EVALUATION.is_match(line)
+        // The last count: "Epoch [1/30] Step [100/500]" counts steps last.
+        && let Some(c) = COUNT_OF_TOTAL.captures_iter(line).last()
+        && let (Some(n), Some(total)) = (
+            c.get(1).or(c.get(3)).and_then(|m| m.as_str().parse::<u64>().ok()),
+            c.get(2).or(c.get(4)).and_then(|m| m.as_str().parse::<u64>().ok()),
+        )
+        && n <= total
+        && total >= 10
+    {
+        f.step = Some(n);
+    }
     // A batch within an epoch is more specific than a bare "batch N".
     epoch_and_batch(line, &mut f);
+    // An epoch number without a count beside it says nothing about steps.
+    if f.step.is_none() {
+        f.epoch = None;
+    }
     f
 }
+
+/// A count of a total: bracketed anywhere ("Training  [  1820/125000]"), or
+/// opening the line with at least three digits of total ("2260/237500
+/// (epoch …)"), never a date ("11/29 09:02") or a clock.
+static COUNT_OF_TOTAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"\[\s*(\d+)\s*/\s*(\d+)\s*\]|^\s*(\d+)/(\d{3,})\s+\(")
+});
+
+/// An evaluation pass counts its own batches ("Test: [ 10/196]"): they are
+/// not training steps.
+static EVALUATION: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| crate::extract::re(r"(?i)\b(?:test|eval\w*|val|valid\w*)\b"));
 
 /// A key of a few words: the longest ending that names a role wins
 /// ("iter time (s)" before "(s)").
@@ -934,5 +996,72 @@ mod tests {
         // Words are no header; a header's rows start with a number.
         assert_eq!(table_header("the run is slow since this morning"), None);
         assert_eq!(fastai.row("Better model found at epoch 3"), None);
+    }
+
+    #[test]
+    fn step_keys_and_counts_of_other_trainers() {
+        // CycleGAN's losses line: iters within the epoch, the epoch beside.
+        let f = text("(epoch: 18, iters: 1222, time: 0.210, data: 0.003) D_A: 0.205 G_A: 0.763");
+        assert_eq!(
+            (f.step, f.epoch, f.duration),
+            (Some(1222), Some(18), Some(0.21))
+        );
+        // flashlight: updates and the batch's milliseconds.
+        let f = text(
+            "epoch:        1 | nupdates:        12000 | lr: 0.300000 | runtime: 00:02:30 | bch(ms): 750.28 | smp(ms): 2.38",
+        );
+        assert_eq!(f.step, Some(12000));
+        assert!((f.duration.unwrap() - 0.75028).abs() < 1e-9);
+        // char-rnn: a count of the total opening the line.
+        let f = text(
+            "2260/237500 (epoch 0.476), train_loss = 3.31220374, grad/param norm = 2.3800e-02, time/batch = 0.1590s",
+        );
+        assert_eq!(
+            (f.step, f.epoch, f.duration),
+            (Some(2260), None, Some(0.159))
+        );
+        // HiFi-GAN: spaced keys.
+        let f = text("Steps : 1115, Gen Loss Total : 87.564, Mel-Spec. Error : 1.452, s/b : 0.444");
+        assert_eq!((f.step, f.duration), (Some(1115), Some(0.444)));
+        // A metric logger's bracketed count, after its epoch.
+        let f = text(
+            "Train: data epoch: [2]  [1450/2834]  eta: 0:14:18  lr: 0.000009  loss: 2.7206  time: 0.6218  data: 0.0011",
+        );
+        assert_eq!(
+            (f.step, f.epoch, f.duration),
+            (Some(1450), Some(2), Some(0.6218))
+        );
+        let f = text("Epoch [1/30] Step [100/500] loss 0.3");
+        assert_eq!(f.step, Some(100));
+    }
+
+    #[test]
+    fn counts_that_are_not_training_steps() {
+        // An evaluation pass's batches.
+        assert_eq!(
+            text("Test: [ 10/196]  Time  0.207 ( 0.312)  Loss 1.2").step,
+            None
+        );
+        assert_eq!(text("Eval [30/100] loss 0.4").step, None);
+        // Keras' epoch frame is read by its own reader, not as a count.
+        assert_eq!(
+            text("750/750 - 250s - 333ms/step - accuracy: 0.7060").step,
+            None
+        );
+        // A date is no count; an epoch with no count sets nothing.
+        assert_eq!(text("11/29 09:02:13 loss 2.1").step, None);
+        assert_eq!(text("epoch: 3 | lr: 0.1").epoch, None);
+        assert_eq!(text("[3/5] done").step, None);
+    }
+
+    #[test]
+    fn result_rows_of_a_tuner() {
+        let v: serde_json::Value = serde_json::from_str(
+            r#"{"info": {"learner": {"x": 1}}, "training_iteration": 3, "timestamp": 1795939365, "time_this_iter_s": 32.59}"#,
+        )
+        .unwrap();
+        let f = json_fields(&v);
+        assert_eq!((f.step, f.duration), (Some(3), Some(32.59)));
+        assert!(f.stamp.is_some_and(|s| s.utc));
     }
 }

@@ -40,6 +40,7 @@ needle!(
     ITER = b"iter ",
     STEP_LOWER = b"step ",
     STEP_UPPER = b"Step ",
+    ITERATION_UPPER = b"Iteration ",
     TOKENS_PER_S = b"tokens_per_second_per_gpu:",
     MEGATRON_MS = b"elapsed time per iteration (ms)",
     NEMO_S = b"train_step_timing in s",
@@ -272,14 +273,27 @@ pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
     None
 }
 
-/// glog / absl: a severity letter, MMDD, a space, the clock.
+/// glog / absl: a severity letter, MMDD (or YYYYMMDD, as fvcore's and
+/// DINOv2's loggers print it), a space, the clock.
 fn glog_prefix(line: &[u8]) -> Option<Stamp> {
-    if line.len() < 14 || !matches!(line[0], b'I' | b'W' | b'E' | b'F') || line[5] != b' ' {
+    if line.len() < 14 || !matches!(line[0], b'I' | b'W' | b'E' | b'F') {
         return None;
     }
-    let (mo, d) = (digits(&line[1..3])?, digits(&line[3..5])?);
-    let (h, mi, sec, _) = clock(&line[6..])?;
-    yearless_stamp(mo, d, h, mi, sec)
+    if line[5] == b' ' {
+        let (mo, d) = (digits(&line[1..3])?, digits(&line[3..5])?);
+        let (h, mi, sec, _) = clock(&line[6..])?;
+        return yearless_stamp(mo, d, h, mi, sec);
+    }
+    if line.len() < 18 || line[9] != b' ' {
+        return None;
+    }
+    let (y, mo, d) = (
+        digits(&line[1..5])?,
+        digits(&line[5..7])?,
+        digits(&line[7..9])?,
+    );
+    let (h, mi, sec, _) = clock(&line[10..])?;
+    local_stamp(civil(y, mo, d, h, mi, sec)?)
 }
 
 /// A time of day alone at the start of the line, `09:02:25.163 [I] …` or
@@ -578,6 +592,11 @@ fn json_facts(v: &Value) -> LineFacts {
 /// Everything a cleaned line says about timing.
 pub fn read(line: &[u8]) -> LineFacts {
     let body = line.strip_prefix(b"DLLL ").unwrap_or(line);
+    // A JSON object behind a short label (Detectron's "json_stats: {…}").
+    let body = match memchr::memchr(b'{', &body[..body.len().min(40)]) {
+        Some(open) if open > 0 && body.ends_with(b"}") && body[open - 1] == b' ' => &body[open..],
+        _ => body,
+    };
     if body.first() == Some(&b'{')
         && body.len() < 64 * 1024
         && let Ok(v) = serde_json::from_slice::<Value>(body)
@@ -600,7 +619,11 @@ pub fn read(line: &[u8]) -> LineFacts {
         f.tokens_per_s = float(&rest[..end]).filter(|v| *v > 0.0);
     }
     // llm.c "step    1/1500 | … | 10956.69 ms |"; Rich/accelerate "step 10".
-    if let Some(step) = step_after(line, &ITERATION).or_else(|| step_after(line, &ITER)) {
+    // Caffe's solver (inside glog's prefix): "Iteration 1000 (0.24 iter/s, …".
+    if let Some(step) = step_after(line, &ITERATION)
+        .or_else(|| step_after(line, &ITER))
+        .or_else(|| step_after(line, &ITERATION_UPPER))
+    {
         f.step = Some(step);
     } else if let Some(step) =
         step_after(line, &STEP_LOWER).or_else(|| step_after(line, &STEP_UPPER))
@@ -738,5 +761,30 @@ mod tests {
         let l = find_stamp(b"[INFO] 2026-11-29 09:02:09,250 >> x").unwrap();
         assert!(!l.utc);
         assert_eq!(s.t + 3600.0, l.t);
+    }
+
+    #[test]
+    fn a_year_in_glog_s_date_a_capital_iteration_and_json_behind_a_label() {
+        // DINOv2 / fvcore: "I20261129 08:29:31 …".
+        let f = facts(
+            "I20261129 08:29:31 5123 dinov2 helpers.py:103] Training  [  1820/125000]  eta: 1 day, 6:47:37  lr: 0.0000 (0.0000)",
+        );
+        assert_eq!(f.step, Some(1820));
+        let s = f.stamp.unwrap();
+        assert!(!s.yearless);
+        assert_eq!(s.t, civil(2026, 11, 29, 8, 29, 31.0).unwrap());
+        // Caffe's solver inside glog's prefix.
+        let f = facts(
+            "I1129 09:09:29.402824 23817 solver.cpp:218] Iteration 1000 (0.240976 iter/s, 82.9958s/20 iters), loss = 6.56039",
+        );
+        assert_eq!(f.step, Some(1000));
+        assert!(f.stamp.is_some_and(|s| s.yearless));
+        // Detectron's "json_stats: {…}".
+        let f = facts(
+            r#"json_stats: {"eta": "2 days, 3:25:54", "iter": 4160, "loss": "2.105675", "time": "0.397"}"#,
+        );
+        assert_eq!((f.step, f.duration), (Some(4160), Some(0.397)));
+        // A brace in a sentence is no JSON.
+        assert_eq!(facts("saved {best} model at step 40").step, Some(40));
     }
 }

@@ -545,10 +545,11 @@ impl Scanner {
             self.restart_marker = true;
         }
         let mut facts = facts;
-        // Batches that restart each epoch keep counting up across epochs.
+        // Batches that restart each epoch keep counting up across epochs; a
+        // count that carries on past the epoch's turn is global already.
         if let (Some(epoch), Some(batch)) = (facts.epoch, facts.step) {
             let (current, before, highest) = self.epoch_count.unwrap_or((epoch, 0, 0));
-            let (before, highest) = if epoch > current {
+            let (before, highest) = if epoch > current && batch <= highest {
                 (before + highest, 0)
             } else {
                 (before, highest)

@@ -136,18 +136,34 @@ impl Conversation {
         let unanswered = unanswered_turn(&loaded.events);
         let unused_pastes = crate::memory::transcript::unusable_pastes(&loaded.events, dir);
         let mut session = replay(&loaded.events, dir, Knowledge::embedded());
-        let mut transcript = Transcript::open(dir).map_err(dir_err)?;
+        // A filesystem that takes no writes (read-only, full) still gets a
+        // session: read-only, said at the start.
+        let (mut transcript, cannot_open) = match Transcript::open(dir) {
+            Ok(t) => (t, None),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ReadOnlyFilesystem
+                        | std::io::ErrorKind::StorageFull
+                        | std::io::ErrorKind::QuotaExceeded
+                ) =>
+            {
+                (Transcript::unwritable(dir).map_err(dir_err)?, Some(e))
+            }
+            Err(e) => return Err(dir_err(e)),
+        };
         // The pid tells apart two sessions started in the same second.
         let id = format!("{}-{}", at.strftime("%Y%m%dT%H%M%SZ"), std::process::id());
         session.current = id.clone();
         // A transcript that cannot take a record (a full disk, a torn tail
         // that could not be repaired) makes a read-only session, not no
         // session: the owner still gets answers.
-        let read_only = match &loaded.unrepaired {
-            Some(why) => Some(format!(
+        let read_only = match (&loaded.unrepaired, cannot_open) {
+            (_, Some(e)) => Some(format!("the transcript cannot be written ({e})")),
+            (Some(why), None) => Some(format!(
                 "the transcript ends inside a record and could not be repaired ({why})"
             )),
-            None => transcript
+            (None, None) => transcript
                 .append(&Event::SessionStart {
                     at,
                     session: id.clone(),
@@ -213,7 +229,7 @@ impl Conversation {
         }
         if let Some(why) = &self.read_only {
             text.push_str(&format!(
-                "\n\n(Read-only: {why}. I answer as usual, but nothing from this session is saved; free some space and start again to save.)"
+                "\n\n(Read-only: {why}. I answer as usual, but nothing from this session is saved; free some space (or make the directory writable) and start again to save.)"
             ));
         }
         text

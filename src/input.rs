@@ -121,6 +121,25 @@ pub fn open(path: &Path, limit: u64) -> Result<Limited<File>, String> {
     open_checked(file, kind, path, limit)
 }
 
+/// [`open`], or stdin for `-` (a pipe's data: `… | headroom thermal -`).
+pub fn open_or_stdin(path: &Path, limit: u64) -> Result<Limited<Box<dyn Read + Send>>, String> {
+    if path.as_os_str() == "-" {
+        return Ok(limited(Box::new(std::io::stdin()), limit));
+    }
+    let Limited {
+        inner,
+        left,
+        limit,
+        progress,
+    } = open(path, limit)?;
+    Ok(Limited {
+        inner: Box::new(inner),
+        left,
+        limit,
+        progress,
+    })
+}
+
 /// Write `bytes` to a file headroom makes (a chart, an export), refusing a
 /// path that exists and is not a regular file: a write-open of a FIFO waits
 /// for a reader forever, and a device or directory is never a chart. The

@@ -12,7 +12,7 @@ use crate::render::svg_chart::{png, svg};
 use crate::render::terminal::sanitize;
 use crate::render::terminal::{Style, render};
 use crate::render::thermal_md::{thermal_json, thermal_markdown};
-use std::fs::File;
+use std::io::Read;
 use std::io::{BufReader, IsTerminal};
 use std::path::Path;
 
@@ -41,8 +41,8 @@ pub struct ThermalArgs<'a> {
     pub png: Option<&'a Path>,
 }
 
-fn open(path: &Path, flag: &str, limit: u64) -> Result<Limited<File>, PlanError> {
-    crate::input::open(path, limit).map_err(|e| {
+fn open(path: &Path, flag: &str, limit: u64) -> Result<Limited<Box<dyn Read + Send>>, PlanError> {
+    crate::input::open_or_stdin(path, limit).map_err(|e| {
         PlanError(format!(
             "{flag}{}: {e}",
             sanitize(&path.display().to_string())
@@ -86,6 +86,12 @@ pub fn run(args: &ThermalArgs<'_>) -> Result<(String, Option<String>), PlanError
             ))
         })?),
     };
+    if args.thermal.as_os_str() == "-" && args.train_log.is_some_and(|p| p.as_os_str() == "-") {
+        return Err(PlanError(
+            "the samples and --train-log cannot both be `-` (stdin): give one of them as a file"
+                .into(),
+        ));
+    }
     let read_samples = || {
         read_thermal(BufReader::new(open(args.thermal, "", THERMAL_CSV)?)).map_err(|e| {
             PlanError(format!(

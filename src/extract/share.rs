@@ -62,7 +62,7 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
 static BARE_FRACTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\d.])(0?\.\d+)\b"));
 static MOST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest|(?:what|which)(?: \w+)? (?:frac(?:tion)?|util(?:i[sz]ation)?|gpu[\s_-]?mem(?:ory)?[\s_-]?util(?:i[sz]ation)?|setting|value|number) (?:would|will|could|should|can|do|does|to|is)\b)",
+        r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest|(?:what|which)(?: (?:lower|smaller|safe|other))? (?:frac(?:tion)?|util(?:i[sz]ation)?|gpu[\s_-]?mem(?:ory)?[\s_-]?util(?:i[sz]ation)?|setting|value|number) (?:would|will|could|should|can|to)\b)",
     )
 });
 static INSTEAD: LazyLock<Regex> =
@@ -211,6 +211,25 @@ mod tests {
             "can I start ollama again after that?",
         ] {
             assert!(share_question(text).is_some_and(|a| !a.stays), "{text}");
+        }
+    }
+
+    #[test]
+    fn which_fraction_works_is_asking_the_largest_but_what_it_does_is_not() {
+        for text in [
+            "what frac would work",
+            "which fraction should I use then?",
+            "what gpu memory utilization would do it",
+            "what safe value could vllm take",
+        ] {
+            assert!(asks_most(text), "{text}");
+        }
+        for text in [
+            "what does gpu-memory-utilization do for vllm?",
+            "what is the fraction for?",
+            "which setting does vllm read",
+        ] {
+            assert!(!asks_most(text), "{text}");
         }
     }
 

@@ -398,8 +398,9 @@ fn is_invisible(c: char) -> bool {
 }
 
 fn placeholder_problem(wanted: &[String], got: &[String]) -> String {
-    if let Some(extra) = got.iter().find(|g| !wanted.contains(g)) {
-        return format!("the model made up a placeholder ({{{extra}}})");
+    // Its name is the model's text: not quoted to the owner.
+    if got.iter().any(|g| !wanted.contains(g)) {
+        return "the model made up a placeholder".into();
     }
     if let Some(missing) = wanted.iter().find(|w| !got.contains(w)) {
         return format!("the model dropped a value ({{{missing}}})");

@@ -40,14 +40,25 @@ pub fn acquire(dir: &Path) -> Result<DataDirLock, LockError> {
             // it, and a full disk must not stop a read-only start. A link
             // in its place still stops the start: it is never written
             // through.
-            match open_private_append(&path) {
-                Ok(mut file) => {
+            // Something other than a file in its place (a FIFO would block
+            // the open) is left alone: the lock is the directory's.
+            let odd = std::fs::symlink_metadata(&path)
+                .is_ok_and(|m| !m.file_type().is_file() && !m.file_type().is_symlink());
+            match (!odd).then(|| open_private_append(&path)) {
+                None => {}
+                Some(Ok(mut file)) => {
                     let _ = file
                         .set_len(0)
                         .and_then(|()| writeln!(file, "pid {}", std::process::id()));
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::StorageFull => {}
-                Err(e) => return Err(io(&path, e)),
+                Some(Err(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::StorageFull
+                            | std::io::ErrorKind::ReadOnlyFilesystem
+                            | std::io::ErrorKind::QuotaExceeded
+                    ) => {}
+                Some(Err(e)) => return Err(io(&path, e)),
             }
             Ok(DataDirLock { _dir: handle })
         }

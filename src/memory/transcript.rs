@@ -126,6 +126,21 @@ impl Transcript {
         })
     }
 
+    /// A transcript that takes no records, for a session that cannot write
+    /// (a read-only or full filesystem): what was saved before is read by
+    /// replay, and every append fails, so nothing claims to be saved.
+    pub fn unwritable(dir: &Path) -> std::io::Result<Transcript> {
+        let path = dir.join(FILE_NAME);
+        let file = File::open("/dev/null")?;
+        Ok(Transcript {
+            path,
+            file,
+            replaced: false,
+            end: 0,
+            changed: None,
+        })
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -361,3 +361,88 @@ fn a_set_aside_stop_a_doubled_pid_and_a_negative_need_are_each_said() {
         assert!(out.stderr.contains("--need"), "{need}: {}", out.stderr);
     }
 }
+
+#[test]
+fn a_read_only_filesystem_starts_a_read_only_session_that_still_answers() {
+    let disk = SmallDisk::mount(256);
+    if !available_or_skip(
+        "tmpfs",
+        disk.is_none(),
+        "mounting a small tmpfs needs root (mount -t tmpfs)",
+    ) {
+        return;
+    }
+    let disk = disk.unwrap();
+    let dir = disk.0.join("data");
+    // A session before, so there is a transcript to replay.
+    let first = Command::new(BIN)
+        .env("HEADROOM_DATA_DIR", &dir)
+        .env("HEADROOM_NOW", "2026-11-29T10:00:00Z")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(RUN.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert!(first.status.success());
+    let remount = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&disk.0)
+        .status()
+        .unwrap();
+    assert!(remount.success());
+    for turns in ["will it fit?\n", "what if batch 4\n"] {
+        let out = Command::new(BIN)
+            .env("HEADROOM_DATA_DIR", &dir)
+            .env("HEADROOM_NOW", "2026-11-29T11:00:00Z")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                c.stdin.take().unwrap().write_all(turns.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("(Read-only: the transcript cannot be written"),
+            "{stdout}"
+        );
+        // The run from before is replayed and answered against.
+        assert!(stdout.contains("Qwen2.5 7B LoRA"), "{stdout}");
+        assert!(stdout.contains("peak"), "{stdout}");
+    }
+}
+
+#[test]
+fn a_fifo_where_the_lock_file_goes_neither_hangs_nor_stops_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(data.join("lock"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let ran = crate::support::Headroom::new(&data).stdin(RUN).run();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    let out = ran.ok().stdout;
+    assert!(out.contains("Qwen2.5 7B LoRA"), "{out}");
+    // The FIFO is left as it was.
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(data.join("lock"))
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}

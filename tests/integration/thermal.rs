@@ -329,3 +329,22 @@ fn the_peak_temperature_and_clock_are_stated_from_columns_in_any_order() {
         );
     }
 }
+
+#[test]
+fn samples_piped_in_with_a_dash_are_read_and_two_dashes_refused() {
+    let csv = std::fs::read_to_string("tests/fixtures/logs/thermal/throttle.csv").unwrap();
+    let out = crate::support::Headroom::new(tempfile::tempdir().unwrap().path())
+        .args(&["thermal", "-", "--json"])
+        .stdin(&csv)
+        .run()
+        .ok()
+        .stdout;
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["verdict"], "thermal_throttling", "{out}");
+    let ran = crate::support::Headroom::new(tempfile::tempdir().unwrap().path())
+        .args(&["thermal", "-", "--train-log", "-"])
+        .stdin(&csv)
+        .run();
+    assert_eq!(ran.code, 2);
+    assert!(ran.stderr.contains("cannot both be `-`"), "{}", ran.stderr);
+}

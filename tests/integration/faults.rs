@@ -173,6 +173,19 @@ impl SmallDisk {
         ok.then_some(SmallDisk(at))
     }
 
+    /// The disk, or None where this machine cannot mount one (the test
+    /// then says it skipped, and fails where CI requires tmpfs).
+    fn mount_or_skip(kib: u32) -> Option<SmallDisk> {
+        let disk = SmallDisk::mount(kib);
+        available_or_skip(
+            "tmpfs",
+            disk.is_none(),
+            "mounting a small tmpfs needs root (mount -t tmpfs)",
+        )
+        .then_some(disk)
+        .flatten()
+    }
+
     /// Fill what is left, bar nothing.
     fn fill(&self) {
         let mut f = std::fs::File::create(self.0.join("filler")).unwrap();
@@ -195,15 +208,9 @@ impl Drop for SmallDisk {
 
 #[test]
 fn a_disk_that_fills_up_mid_session_costs_no_answer() {
-    let disk = SmallDisk::mount(1024);
-    if !available_or_skip(
-        "tmpfs",
-        disk.is_none(),
-        "mounting a small tmpfs needs root (mount -t tmpfs)",
-    ) {
+    let Some(disk) = SmallDisk::mount_or_skip(1024) else {
         return;
-    }
-    let disk = disk.unwrap();
+    };
     let dir = disk.0.join("data");
     let mut live = Live::start(&dir);
     live.say(RUN, &dir, 1);
@@ -364,15 +371,9 @@ fn a_set_aside_stop_a_doubled_pid_and_a_negative_need_are_each_said() {
 
 #[test]
 fn a_read_only_filesystem_starts_a_read_only_session_that_still_answers() {
-    let disk = SmallDisk::mount(256);
-    if !available_or_skip(
-        "tmpfs",
-        disk.is_none(),
-        "mounting a small tmpfs needs root (mount -t tmpfs)",
-    ) {
+    let Some(disk) = SmallDisk::mount_or_skip(256) else {
         return;
-    }
-    let disk = disk.unwrap();
+    };
     let dir = disk.0.join("data");
     // A session before, so there is a transcript to replay.
     let first = Command::new(BIN)

@@ -147,6 +147,11 @@ pub struct Absorbed {
     pub server_oom: bool,
     /// Pastes no reader knows, by their first line: said so, nothing taken.
     pub unread: Vec<String>,
+    /// The last exception of a pasted traceback that is not an OOM: what
+    /// the crash was instead.
+    pub crash: Option<String>,
+    /// "is it out of memory again?" with nothing pasted that says.
+    pub oom_asked: bool,
     /// Pastes in a mixed turn that looked like a kind but could not be read;
     /// the rest of the turn is still read.
     pub paste_problems: Vec<ReadProblem>,
@@ -338,6 +343,9 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
         ..Absorbed::default()
     };
     let segs = segments(text);
+    for seg in segs.iter().filter(|s| s.source == SegmentSource::Paste) {
+        note_crash(&seg.text, &mut out);
+    }
     if segs.len() == 1 {
         let shown = as_printed(text);
         match classify(&shown) {
@@ -394,7 +402,25 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
             }
         }
     }
+    out.oom_asked = out
+        .words
+        .as_deref()
+        .is_some_and(crate::extract::oom::asked_oom)
+        && out.oom.is_none();
     finish(session, out, k)
+}
+
+/// A pasted traceback that ends in another error than an OOM: what the
+/// crash was instead, whichever reader took the lines around it.
+fn note_crash(text: &str, out: &mut Absorbed) {
+    if out.crash.is_none()
+        && let Some(exception) = crate::extract::traceback::last_exception(text)
+        && crate::extract::oom::oom_report(&exception).is_none()
+        // A chained traceback with an OOM in it is the OOM's.
+        && !crate::extract::oom::looks_like_oom_paste(text)
+    {
+        out.crash = Some(exception);
+    }
 }
 
 /// A paste no reader knows: said so, and its memory report (torchtune's

@@ -211,6 +211,16 @@ fn compose(
             p.kind, p.why, p.hint
         )));
     }
+    if let Some(exception) = &a.crash {
+        reply.push(Block::Text(format!(
+            "Not an out-of-memory error: the traceback ends in `{}`. The program stopped on that error, not for lack of memory, so the OOM ladder does not apply; fix what it names and run again.",
+            exception.replace('`', "'")
+        )));
+    } else if a.oom_asked {
+        reply.push(Block::Text(
+            "Whether it ran out of memory shows in the error itself: paste the traceback's last lines (or the kernel's OOM-killer lines), and I will say.".into(),
+        ));
+    }
     if !a.unread.is_empty() {
         reply.push(Block::Text(unread_note(&a.unread)));
     }

@@ -27,6 +27,7 @@ pub mod slots;
 pub mod smi_csv;
 pub mod smi_query;
 pub mod thermal_csv;
+pub mod traceback;
 pub mod train_log;
 pub mod trainer_banner;
 pub mod trainer_config;

@@ -168,7 +168,24 @@ pub fn supposed_oom(text: &str) -> bool {
             r"(?i)\b(?:seeing|seen|read|reading|heard|hear)\b.{0,40}\b(?:threads?|posts?|issues?|people|reports?|others|blogs?|reddit|forums?|github|stories)\b|\b(?:people|others|folks|everyone)\b|\b(?:reportedly|apparently|tends? to|known to|nervous|worried|afraid|scared|in general|usually|often)\b",
         )
     });
-    SUPPOSE.is_match(last) || HEARSAY.is_match(clause)
+    SUPPOSE.is_match(last) || HEARSAY.is_match(clause) || asked_oom(text)
+}
+
+/// "is it out of memory again??", "was that an OOM?": asked, not told.
+pub fn asked_oom(text: &str) -> bool {
+    static ASK: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)\b(?:is|was|are|were|did|does|could|can)\s+(?:it|this|that|these|those)\b")
+    });
+    // Any sentence of the turn: "it died at step 40. was it an OOM?" asks.
+    OOM.find_iter(text).any(|m| {
+        let start = text[..m.start()]
+            .rfind(['.', '!', '?', '\n'])
+            .map_or(0, |i| i + 1);
+        let end = text[m.end()..]
+            .find(['.', '!', '?', '\n'])
+            .map_or(text.len(), |i| m.end() + i);
+        text[end..].starts_with('?') && ASK.is_match(&text[start..m.start()])
+    })
 }
 
 /// Does the text report an OOM? Reads tracebacks, kernel OOM-killer lines
@@ -564,6 +581,25 @@ mod tests {
             Some(Phase::MidStep)
         );
         assert_eq!(phase_answer("while loading"), Some(Phase::MidLoad));
+    }
+
+    #[test]
+    fn an_oom_asked_about_is_not_one_reported() {
+        for text in [
+            "it crashed right after loading, here's the error. is it out of memory again??",
+            "was that an OOM?",
+            "did it oom?",
+        ] {
+            assert!(asked_oom(text), "{text}");
+            assert!(supposed_oom(text), "{text}");
+        }
+        for text in [
+            "it OOMed at step 40",
+            "it ran out of memory, is that bad?",
+            "it crashed at load, out of memory",
+        ] {
+            assert!(!asked_oom(text), "{text}");
+        }
     }
 
     #[test]

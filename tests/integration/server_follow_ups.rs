@@ -145,3 +145,46 @@ fn a_query_gpu_snapshot_is_read_its_memory_fields_explained_not_budgeted() {
     assert!(out.contains("temperature.gpu 35 °C"), "{out}");
     assert!(!out.contains("paste all three lines it prints"), "{out}");
 }
+
+#[test]
+fn a_crash_asked_about_is_answered_from_its_traceback_not_assumed_an_oom() {
+    let tracebacks = [
+        "Traceback (most recent call last):\n  File \"/workspace/train.py\", line 397, in <module>\n    main()\n  File \"/usr/local/lib/python3.12/dist-packages/peft/import_utils.py\", line 143, in is_torchao_available\n    raise ImportError(\nImportError: Found an incompatible version of torchao. Found version 0.14.0+git, but only versions above 0.16.0 are supported",
+        "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    trainer.train()\n  File \"/usr/lib/python3/dist-packages/transformers/trainer.py\", line 2245, in train\n    return inner_training_loop(\nValueError: Attempting to unscale FP16 gradients.",
+        "Traceback (most recent call last):\n  File \"sft.py\", line 12, in <module>\n    from trl import SFTTrainer\nModuleNotFoundError: No module named 'trl'",
+    ];
+    for words in [
+        "it crashed right after loading, here's the error. is it out of memory again??",
+        "was it an OOM? it died at step 40:",
+        "did it oom?",
+    ] {
+        for tb in tracebacks {
+            let out = converse(&format!("{words}\n{tb}\n"));
+            let last = tb.lines().last().unwrap();
+            assert!(
+                out.contains(&format!(
+                    "Not an out-of-memory error: the traceback ends in\n`{last}`"
+                )) || out.contains(&format!(
+                    "Not an out-of-memory error: the traceback ends in `{last}`"
+                )),
+                "{words}: {out}"
+            );
+            assert!(!out.contains("OOM noted"), "{words}: {out}");
+            assert!(
+                !out.contains("step 1: flush the page cache"),
+                "{words}: {out}"
+            );
+        }
+    }
+    // Asked with nothing pasted: the error is asked for, no ladder.
+    let out = converse("it died at step 40. was it an OOM?\n");
+    assert!(out.contains("paste the traceback's last lines"), "{out}");
+    assert!(!out.contains("OOM noted"), "{out}");
+    // A reported OOM still opens the ladder, and an OOM traceback is not
+    // called anything else.
+    let out = converse(
+        "it OOMed at step 40:\nTraceback (most recent call last):\n  File \"t.py\", line 9, in <module>\n    loss.backward()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+    );
+    assert!(out.contains("OOM noted"), "{out}");
+    assert!(!out.contains("Not an out-of-memory error"), "{out}");
+}

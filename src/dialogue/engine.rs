@@ -892,6 +892,29 @@ fn unread_note(first_lines: &[String]) -> String {
     )
 }
 
+/// "done, it's gone", "killed it": the owner did what they approved last
+/// (a stop, an unload, a restart): noted, and the reading that shows the
+/// memory it gave back is asked for. The ladder's own steps report their
+/// results through the ladder.
+fn done_reply(session: &Session, said: &str) -> Option<String> {
+    static DONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::extract::re(
+            r"(?i)^\W*(?:ok(?:ay)?\W+)?(?:done|did it|did that|it'?s (?:gone|stopped|down|dead|done)|(?:killed|stopped|unloaded|restarted|relaunched) (?:it|them|that|the server|vllm|ollama)|all (?:gone|stopped|done)|ran (?:it|that|the command))\b",
+        )
+    });
+    if session.pending.is_some() || !DONE.is_match(said) {
+        return None;
+    }
+    let last = session.decisions.last().filter(|d| d.approved)?;
+    if matches!(last.action, crate::dialogue::ladder::Action::Rung(_)) {
+        return None;
+    }
+    Some(format!(
+        "Noted: you did it ({}). Paste a fresh `free -g` so the budget counts the memory it gave back; until then your plan stands on the figures from before.",
+        last.action.label()
+    ))
+}
+
 /// Words that matched nothing: say what was read and what was not, and
 /// what would move things on.
 fn not_understood(session: &Session, a: &Absorbed) -> Reply {
@@ -901,6 +924,21 @@ fn not_understood(session: &Session, a: &Absorbed) -> Reply {
     }
     if let Some(text) = crate::dialogue::bare_setting::bare_setting_reply(said, &session.facts) {
         return Reply::info(text);
+    }
+    if let Some(text) = done_reply(session, said) {
+        return Reply::info(text);
+    }
+    // "no, leave it, I'll reboot later" with nothing waiting: their call,
+    // noted, not a dead end.
+    static LEAVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::extract::re(
+            r"(?i)^\W*(?:no|nope|nah|don'?t)\b.*\b(?:leave|keep|let)\b|^\W*(?:leave|keep) (?:it|them|that|those)\b",
+        )
+    });
+    if session.pending.is_none() && LEAVE.is_match(said) {
+        return Reply::info(
+            "Noted: nothing stopped; that is your call, and nothing was waiting for a yes or no. Whatever those processes hold stays taken until they exit (a reboot frees it all); paste a fresh `free -g` once it has, and I will redo the budget.",
+        );
     }
     let quoted: String = said.chars().take(120).collect();
     let reply = Reply::info(format!(

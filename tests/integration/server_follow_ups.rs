@@ -188,3 +188,37 @@ fn a_crash_asked_about_is_answered_from_its_traceback_not_assumed_an_oom() {
     assert!(out.contains("OOM noted"), "{out}");
     assert!(!out.contains("Not an out-of-memory error"), "{out}");
 }
+
+#[test]
+fn a_stop_the_owner_says_is_done_is_noted_and_a_fresh_free_asked_for() {
+    let ps = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nroot      530020  2.1 41.0 98765432 52428800 ?   Sl   08:10   5:12 /usr/bin/python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-32B";
+    for done in ["done, it's gone", "ok killed it", "did it", "stopped vllm"] {
+        let out = converse(&format!(
+            "Going to do a full fine-tune of google/gemma-2-9b-it tonight, bf16, batch 1, packing 2048. ps aux:\n{ps}\n\nyes\n\n{done}\n"
+        ));
+        assert!(out.contains("`kill 530020`"), "{done}: {out}");
+        let reply = from_last(&out, "Noted: you did it");
+        assert!(reply.contains("stop vLLM"), "{done}: {reply}");
+        assert!(reply.contains("Paste a fresh `free -g`"), "{done}: {reply}");
+        assert!(!out.contains("found no run setting"), "{done}: {out}");
+    }
+    // Nothing approved before: "done" is not taken as a stop.
+    let out = converse("Gemma 2 9B LoRA, bf16, batch 1, packing 2048\n\ndone, it's gone\n");
+    assert!(!out.contains("Noted: you did it"), "{out}");
+}
+
+#[test]
+fn leaving_a_process_alone_with_nothing_waiting_is_noted_not_a_dead_end() {
+    for words in [
+        "no, leave it, I'll reboot the box later",
+        "nah keep it for now",
+        "leave it running",
+    ] {
+        let out = converse(&format!(
+            "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096\n\n{words}\n"
+        ));
+        assert!(out.contains("Noted: nothing stopped"), "{words}: {out}");
+        assert!(!out.contains("found no run setting"), "{words}: {out}");
+        assert!(!out.contains("kill "), "{words}: {out}");
+    }
+}

@@ -919,6 +919,14 @@ static SERVER_THEN_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// What failed, then the server it happened in: "box rebooted itself
+/// during a huge prompt to vllm".
+static FAILURE_THEN_SERVER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:crash(?:ed|es)|oom(?:ed|s)|died|dies|failed|hard[\s-]?reset|rebooted|froze|hung|locked up|went down|ran out of memory|out of memory)\b([^.?!]{0,80}?)\b(?:to|on|in|inside|under|with|from|by)\s+(?:the\s+)?(?:vllm|ollama|llama[.-]?cpp|llama-server|sglang)\b",
+    )
+});
+
 /// Does the owner say an inference server failed (not the training)?
 /// "vLLM on my Spark (head node …) hard-reset during a 128K prompt" too,
 /// unless the words between name the training ("vllm is up but my
@@ -927,6 +935,7 @@ pub(crate) fn server_failed(text: &str) -> bool {
     SERVER_FAILED.is_match(text)
         || SERVER_THEN_FAILURE
             .captures_iter(text)
+            .chain(FAILURE_THEN_SERVER.captures_iter(text))
             .any(|c| !TRAINING_TALK.is_match(&c[1]) && !c[1].to_ascii_lowercase().contains(" but "))
 }
 

@@ -256,6 +256,17 @@ pub fn request(text: &str) -> Option<Request> {
     if t.contains('\n') || t.chars().count() > 80 {
         return None;
     }
+    // "ok leave ollama alone. full plan please": the last sentence asks.
+    let last = t
+        .trim_end_matches(['.', '!', '?', ' '])
+        .rsplit(['.', '!', '?', ';'])
+        .next()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && l.len() < t.len());
+    whole_request(t).or_else(|| last.and_then(whole_request))
+}
+
+fn whole_request(t: &str) -> Option<Request> {
     if ADOPT.is_match(t) {
         Some(Request::Adopt)
     } else if let Some(detail) = plan_detail(t) {

@@ -222,3 +222,45 @@ fn leaving_a_process_alone_with_nothing_waiting_is_noted_not_a_dead_end() {
         assert!(!out.contains("kill "), "{words}: {out}");
     }
 }
+
+#[test]
+fn a_request_after_other_words_and_a_failure_told_before_its_server() {
+    for words in [
+        "ok leave ollama alone. full plan please",
+        "thanks! show the full plan",
+        "batch 4. full plan",
+    ] {
+        let out = converse(&format!(
+            "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096\n\n{words}\n"
+        ));
+        assert!(
+            from_last(&out, "## Headroom plan: Qwen2.5 7B LoRA")
+                .contains("Estimate (GB = 10^9 bytes"),
+            "{words}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{words}: {out}");
+    }
+    // The failure first, the server after: the server's, not the training's.
+    for words in [
+        "box rebooted itself during a huge prompt to vllm. journal from that boot:",
+        "the machine froze while serving a 128k request on ollama, kernel log:",
+    ] {
+        let out = converse(&format!(
+            "{words}\nNov 29 10:02:11 spark kernel: NVRM: GPU0 nvAssertOkFailedNoLog: Assertion failed: NV_ERR_NO_MEMORY (0x00000051) returned from pRmApi->AllocWithHandle\n"
+        ));
+        assert!(out.contains("not your training run"), "{words}: {out}");
+        assert!(!out.contains("OOM noted"), "{words}: {out}");
+    }
+    for ask in [
+        "ok I'll start it. what interval?",
+        "how often should it sample?",
+    ] {
+        let out = converse(&format!(
+            "my run is 30% slower than yesterday, is it throttling?\n\n{ask}\n"
+        ));
+        assert!(
+            out.contains("Sample every 30 to 60 seconds"),
+            "{ask}: {out}"
+        );
+    }
+}

@@ -160,10 +160,11 @@ const INTERNAL: &[(&str, Option<Role>)] = &[
 ];
 
 fn role(key: &str) -> Option<Role> {
-    // "(epoch: 18, iters: …": an opening bracket belongs to the line.
+    // "(epoch: 18, iters: …", "[epoch:  3, iter: …": an opening bracket
+    // belongs to the line.
     let k: String = key
         .trim()
-        .trim_start_matches('(')
+        .trim_start_matches(['(', '['])
         .to_ascii_lowercase()
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -290,7 +291,8 @@ fn set(f: &mut Fields, role: Role, value: &str) {
                 .split('/')
                 .next()
                 .unwrap_or("");
-            f.step = head.trim().parse().ok();
+            // "20,100": thousands separators (see `with_thousands`).
+            f.step = head.trim().replace(',', "").parse().ok();
         }
         Role::Stamp if f.stamp.is_none() => {
             let v = value.trim().trim_matches('"');
@@ -441,7 +443,7 @@ pub fn text_fields(line: &str) -> Fields {
         let key_start = before.rfind(['|', ',', '\t', ']']).map_or(0, |i| i + 1);
         let key = before[key_start..].trim();
         let after = rest[colon + 2..].trim_start();
-        let value_end = after.find(['|', ',', '\t']).unwrap_or(after.len());
+        let value_end = with_thousands(after, after.find(['|', ',', '\t']).unwrap_or(after.len()));
         let value = after[..value_end].trim();
         // A key is a few words; a value its first one or two ("1848.38 ms").
         let words: Vec<&str> = key.split_whitespace().collect();
@@ -522,6 +524,24 @@ static COUNT_OF_TOTAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
 /// not training steps.
 static EVALUATION: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| crate::extract::re(r"(?i)\b(?:test|eval\w*|val|valid\w*)\b"));
+
+/// "iter:  20,100": a count printed with thousands separators runs on
+/// past its commas (three digits after each), where a list would not.
+fn with_thousands(value: &str, mut end: usize) -> usize {
+    let head = value[..end].trim();
+    if head.is_empty() || head.len() > 3 || !head.bytes().all(|b| b.is_ascii_digit()) {
+        return end;
+    }
+    let bytes = value.as_bytes();
+    while bytes.get(end) == Some(&b',')
+        && bytes.len() >= end + 4
+        && bytes[end + 1..end + 4].iter().all(u8::is_ascii_digit)
+        && !bytes.get(end + 4).is_some_and(u8::is_ascii_digit)
+    {
+        end += 4;
+    }
+    end
+}
 
 /// A key of a few words: the longest ending that names a role wins
 /// ("iter time (s)" before "(s)").
@@ -1063,5 +1083,15 @@ mod tests {
         let f = json_fields(&v);
         assert_eq!((f.step, f.duration), (Some(3), Some(32.59)));
         assert!(f.stamp.is_some_and(|s| s.utc));
+    }
+
+    #[test]
+    fn a_count_with_thousands_separators() {
+        let f = text(
+            "[EDSR_..][epoch:  3, iter:  20,100, lr:(1.000e-04,)] [eta: 1 day, 2:03:04, time (data): 0.312 (0.002)] l_pix: 1.2e-02",
+        );
+        assert_eq!((f.step, f.epoch), (Some(20100), Some(3)));
+        // A list of figures is not one number.
+        assert_eq!(text("step: 12, 3456 tokens").step, Some(12));
     }
 }

@@ -347,7 +347,12 @@ pub fn plan_reply(
         );
         // The value found is on the table like a what-if: "ok use that"
         // plans with it.
-        if let Some(v) = solution.fits.filter(|v| *v != solution.current) {
+        // Only a tight value within the budget: that one, said tight.
+        if let Some(v) = solution
+            .fits
+            .or(solution.within_budget)
+            .filter(|v| *v != solution.current)
+        {
             let (slot, words) = match what {
                 SolveFor::Pack => (
                     crate::extract::slots::Slot::Pack(v),

@@ -189,12 +189,12 @@ static ASSUMPTIONS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NEXT_STEP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|(?:what (?:i|we) (?:do|try|can do)|what to do)(?: now| next)?\s*[?.!]*\s*$|what else (?:can|could|should|do) i (?:do|try)|any other (?:options?|ideas?|way)|what are my options|what now|now what|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
+        r"(?i)\b(what (?:do|should|can) i (?:do|try)(?: now| next)?|(?:what (?:i|we) (?:do|try|can do)|what to do)(?: now| next)?\s*[?.!]*\s*$|what else (?:can|could|should|do) i (?:do|try)|any other (?:options?|ideas?|way)|what are my options|what now|now what|and now|what next|next step|what'?s next|how do i fix|what should i do|what do i do|help me fix)\b",
     )
 });
 static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(how much (?:memory|ram|vram|gb)|what(?:'s| is| are) (?:the|my) (?:peak|total|estimate|verdict|numbers)|(?:will|does|would|can) (?:it|this|the run|that|my run) (?:still |now )?fit|is it (?:still |now )?(?:going to )?fit|where (?:do|does) (?:i|it|we) stand)\b",
+        r"(?i)\b(how much (?:memory|ram|vram|gb)|what(?:'s| is| are) (?:the|my) (?:peak|total|estimate|verdict|numbers)|(?:will|does|would|can) (?:it|this|the run|that|my run) (?:still |now )?fit|is it (?:still |now )?(?:going to )?fit|where (?:do|does) (?:i|it|we) stand|(?:which|what) (?:model|run) (?:are|is) (?:you|it|we|headroom) (?:planning|using|assuming)|what(?:'s| is) (?:the|my) run\b)\b",
     )
 });
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[?!]+|\.\s+|\.$|\n+"));

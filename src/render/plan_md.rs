@@ -250,8 +250,15 @@ pub fn solution_line(sol: &Solution) -> String {
         (None, Some(w)) => {
             let _ = write!(
                 md,
-                "No {noun} fits under the tight line; {w} is the most that stays within the budget, and it is tight."
+                "No {noun} fits under the tight line; **{w}** is the most that stays within the budget, and it is tight ({} GB of the {} GB budget)",
+                show_centi(sol.within_budget_total_centi_gb.unwrap_or(0)),
+                show_centi(sol.budget_centi_gb)
             );
+            if w == sol.current {
+                md.push_str(&format!(". That is your run's {noun} already."));
+            } else {
+                md.push_str(". Say \"use that\" to plan with it.");
+            }
         }
         (None, None) => {
             let _ = write!(md, "No {noun} fits: even 1 is over the budget.");

@@ -264,3 +264,42 @@ fn a_request_after_other_words_and_a_failure_told_before_its_server() {
         );
     }
 }
+
+#[test]
+fn a_largest_value_that_is_only_tight_is_offered_and_adopted() {
+    for ask in ["whats the largest batch that fits?", "max bs?"] {
+        let out = converse(&format!(
+            "full ft qwen2.5 7b bf16, batch 4, pack 2048. free -g says 116 available. fits?\n\n{ask}\n\nok use that\n"
+        ));
+        assert!(
+            out.contains("**2** is the most that stays within the budget, and it is tight (119.12 GB of the 120.55 GB budget). Say \"use that\" to plan with it."),
+            "{ask}: {out}"
+        );
+        assert!(out.contains("Changed: batch 4 → 2."), "{ask}: {out}");
+        assert!(!out.contains("no what-if on the table"), "{ask}: {out}");
+    }
+}
+
+#[test]
+fn and_now_and_which_run_are_answered_from_where_things_stand() {
+    for ask in ["and now?", "now what", "ok, what next?"] {
+        let out = converse(&format!(
+            "LoRA on Qwen2.5 7B, bf16, batch 2, packing 4096\n\n{ask}\n"
+        ));
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+    for ask in [
+        "thx, which model are you planning for me btw?",
+        "what model are you assuming?",
+        "what's my run?",
+    ] {
+        let out = converse(&format!("qlora llama 3.1 70b, batch 1, 1k ctx\n\n{ask}\n"));
+        // The reply to the question names the run with its settings.
+        let first_verdict = out.find("**Verdict: fits.**").unwrap();
+        assert!(
+            out[first_verdict..].contains("Llama 3.1 70B QLoRA (bf16, adamw, batch 1, pack 1024)"),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

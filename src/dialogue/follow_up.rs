@@ -293,14 +293,30 @@ fn fits_now_words(plan: &crate::calc::plan::Plan) -> String {
     ) else {
         return String::new();
     };
-    match now {
-        Now::FitsNow => format!(
-            " It fits right now too: {} GB is free (your `free`'s free column less the reserve), so no flush is needed.",
+    // Each term shown: the free column, the reserve, what is left for a run
+    // (the reading said "free right now … 9.44 GB"; 5.44 GB alone read as a
+    // different figure).
+    let reserve = plan.budget.reserve_centi_gb;
+    // Nothing left after the reserve: the free figure itself is not kept.
+    let terms = if free == 0 {
+        format!(
+            "less than the {} GB reserve is free right now, so 0.00 GB",
+            show_centi(reserve)
+        )
+    } else {
+        format!(
+            "{} GB free right now less the {} GB reserve = {} GB",
+            show_centi(free + reserve),
+            show_centi(reserve),
             show_centi(free)
-        ),
+        )
+    };
+    match now {
+        Now::FitsNow => {
+            format!(" It fits right now too: {terms} for the run, so no flush is needed.")
+        }
         Now::AfterFlush => format!(
-            " But only after the page cache is returned: {} GB is free right now, under the {} GB peak. A flush between runs (OOM ladder step 1, root, your call) gives it back; ask me for the command when you want it.",
-            show_centi(free),
+            " But only after the page cache is returned: {terms} for the run, under the {} GB peak. A flush between runs (OOM ladder step 1, root, your call) gives it back; ask me for the command when you want it.",
             show_centi(peak)
         ),
         Now::DoesNotFit => String::new(),

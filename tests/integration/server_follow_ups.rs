@@ -303,3 +303,23 @@ fn and_now_and_which_run_are_answered_from_where_things_stand() {
         assert!(!out.contains("found no run setting"), "{ask}: {out}");
     }
 }
+
+#[test]
+fn free_right_now_is_shown_with_its_terms_in_a_follow_up() {
+    let free_m = "              total        used        free      shared  buff/cache   available\nMem:         128817        8881        9009        5416      110926      112742\nSwap:         16383          13       16370";
+    for ask in ["so?", "is that bad?"] {
+        let out = converse(&format!(
+            "qlora llama 3.1 70b, 2k seq, bs 1\n\nhere's free from the box\n{free_m}\n\n{ask}\n"
+        ));
+        // 9009 MiB = 9.44 GB (the reading's own figure), less the 4 GB reserve.
+        assert!(
+            out.contains("free right now, without reclaim, is 9.44 GB"),
+            "{out}"
+        );
+        assert!(
+            out.contains("9.44 GB free right now less the 4.00 GB reserve = 5.44 GB for the run"),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("5.44 GB is free right now"), "{ask}: {out}");
+    }
+}

@@ -123,7 +123,7 @@ impl Rung {
 
 static OOM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch|iter|batch|forward|backward)|\b(?:dies|died) again\b|\b(?:froze|freez\w*|hung|hangs|locked up|wedged)\W+(?:\S+\W+){0,3}?(?:mid-step|mid-load|load\w*|shard\w*|step\w*|train\w*|epoch\w*)|\b(?:machine|box|system|spark|host|desktop|computer)\s+(?:\w+\s+)?(?:froze|freezes|frozen|hung|hangs|locked up|wedged)\b)",
+        r"(?i)(out of memory|OutOfMemoryError|\boom(?:ed|'d|d|s|ing|-killed|-kill)?\b|oom-kill|NV_ERR_NO_MEMORY|killed process|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|ran out of memory|got killed|was killed|\bkilled\b.*(?:load|shard|step|train)|\b(?:dies|died|crash(?:es|ed)?)\b.*(?:load|shard|step|train|epoch|iter|batch|forward|backward)|\b(?:dies|died) again\b|\b(?:froze|freez\w*|hung|hangs|locked up|wedged)\W+(?:\S+\W+){0,3}?(?:mid-step|mid-load|load\w*|shard\w*|step\w*|train\w*|epoch\w*)|\b(?:machine|box|system|spark|host|desktop|computer)\s+(?:\w+\s+)?(?:froze|freezes|frozen|hung|hangs|locked up|wedged)\b)",
     )
 });
 static LOAD: LazyLock<Regex> = LazyLock::new(|| {

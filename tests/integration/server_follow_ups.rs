@@ -323,3 +323,27 @@ fn free_right_now_is_shown_with_its_terms_in_a_follow_up() {
         assert!(!out.contains("5.44 GB is free right now"), "{ask}: {out}");
     }
 }
+
+#[test]
+fn why_the_flush_comes_first_is_answered_and_the_step_still_waits() {
+    for ask in [
+        "why flush first?",
+        "why not smaller batch first?",
+        "why start with the flush",
+    ] {
+        let out = converse(&format!(
+            "llama 3.1 8b lora bf16 batch 2 pack 2048\n\nit OOMd at step 40\n\n{ask}\n"
+        ));
+        let reply = from_last(&out, "The flush comes first because");
+        assert!(
+            reply.contains("shorter packing, then a smaller batch"),
+            "{ask}: {reply}"
+        );
+        // A question is not a yes: the step is still waiting.
+        assert!(!out.contains("Approved."), "{ask}: {out}");
+        assert!(
+            out.contains("Still waiting for your yes or no on: step 1"),
+            "{ask}: {out}"
+        );
+    }
+}

@@ -897,12 +897,7 @@ fn unread_note(first_lines: &[String]) -> String {
 /// memory it gave back is asked for. The ladder's own steps report their
 /// results through the ladder.
 fn done_reply(session: &Session, said: &str) -> Option<String> {
-    static DONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::extract::re(
-            r"(?i)^\W*(?:ok(?:ay)?\W+)?(?:done|did it|did that|it'?s (?:gone|stopped|down|dead|done)|(?:killed|stopped|unloaded|restarted|relaunched) (?:it|them|that|the server|vllm|ollama)|all (?:gone|stopped|done)|ran (?:it|that|the command))\b",
-        )
-    });
-    if session.pending.is_some() || !DONE.is_match(said) {
+    if session.pending.is_some() || !crate::extract::approval::says_done(said) {
         return None;
     }
     let last = session.decisions.last().filter(|d| d.approved)?;
@@ -930,12 +925,7 @@ fn not_understood(session: &Session, a: &Absorbed) -> Reply {
     }
     // "no, leave it, I'll reboot later" with nothing waiting: their call,
     // noted, not a dead end.
-    static LEAVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::extract::re(
-            r"(?i)^\W*(?:no|nope|nah|don'?t)\b.*\b(?:leave|keep|let)\b|^\W*(?:leave|keep) (?:it|them|that|those)\b",
-        )
-    });
-    if session.pending.is_none() && LEAVE.is_match(said) {
+    if session.pending.is_none() && crate::extract::approval::says_leave_it(said) {
         return Reply::info(
             "Noted: nothing stopped; that is your call, and nothing was waiting for a yes or no. Whatever those processes hold stays taken until they exit (a reboot frees it all); paste a fresh `free -g` once it has, and I will redo the budget.",
         );

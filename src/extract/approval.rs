@@ -237,6 +237,28 @@ pub fn answer(text: &str) -> Option<Answer> {
     })
 }
 
+/// "done, it's gone", "killed it": the owner reports having done what was
+/// approved (the caller checks that something was).
+pub fn says_done(text: &str) -> bool {
+    static DONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::extract::re(
+            r"(?i)^\W*(?:ok(?:ay)?\W+)?(?:done|did it|did that|it'?s (?:gone|stopped|down|dead|done)|(?:killed|stopped|unloaded|restarted|relaunched) (?:it|them|that|the server|vllm|ollama)|all (?:gone|stopped|done)|ran (?:it|that|the command))\b",
+        )
+    });
+    DONE.is_match(text)
+}
+
+/// "no, leave it, I'll reboot later", "keep it": a process left alone,
+/// said with nothing waiting for an answer.
+pub fn says_leave_it(text: &str) -> bool {
+    static LEAVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::extract::re(
+            r"(?i)^\W*(?:no|nope|nah|don'?t)\b.*\b(?:leave|keep|let)\b|^\W*(?:leave|keep) (?:it|them|that|those)\b",
+        )
+    });
+    LEAVE.is_match(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -185,6 +185,12 @@ fn role(key: &str) -> Option<Role> {
     {
         return Some(r);
     }
+    // "train_iter_time": a training prefix before a step's duration.
+    if let Some(rest) = k.strip_prefix("train_")
+        && let Some(r @ Role::Duration(_)) = role(rest)
+    {
+        return Some(r);
+    }
     // A unit in the key: "step_time_s", "iter_time_ms", "iter_time_(s)".
     let (stem, unit) = [
         ("_(ms)", 0.001),
@@ -468,6 +474,9 @@ pub fn text_fields(line: &str) -> Fields {
         if let Some(c) = KEY_VALUE.captures(segment) {
             let words: Vec<&str> = c[1].split_whitespace().collect();
             set_by_key_words(&mut f, &words, &c[2]);
+        } else if let Some(c) = VALUE_THEN_KEY.captures(segment) {
+            let words: Vec<&str> = c[2].split_whitespace().collect();
+            set_by_key_words(&mut f, &words, &c[1]);
         }
     }
     // "Finished training it 13312/19187 of epoch 3, 45.22 ms/it": a
@@ -485,7 +494,7 @@ pub fn text_fields(line: &str) -> Fields {
     if f.step.is_none()
         && let Some(c) = STEP_FORMS.captures(line)
     {
-        f.step = (1..=9)
+        f.step = (1..=10)
             .find_map(|i| c.get(i))
             .and_then(|m| m.as_str().parse().ok());
     }
@@ -563,6 +572,12 @@ static KEY_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     )
 });
 
+/// "3.433466 seconds" between commas: the value before its key (darknet's
+/// "1383.44 avg loss, 0.000000 rate, 3.433466 seconds, 64 images").
+static VALUE_THEN_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"^\s*(\d+(?:\.\d+)?)\s+([A-Za-z][A-Za-z/_ ]*?)\s*$")
+});
+
 static SPAN_IN_UNITS: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| crate::extract::re(r"^(?:\d+(?:\.\d+)?(?:d|h|m|min|s)\s*){2,}$"));
 
@@ -580,11 +595,12 @@ static SPACED_PAIR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 
 /// Step forms that are not `key: value`: mlx-lm's "Iter 310:", mmengine's
 /// "Iter(train) [  10/160000]", CLU's "logging_writer.py:48] [512]",
-/// tqdm's loggable "Progress on: 50.0it/30.0kit"; detectron2-style
+/// tqdm's loggable "Progress on: 50.0it/30.0kit", darknet's " 1: 1383.44,
+/// 1383.44 avg loss, …" (the iteration, then its loss); detectron2-style
 /// "iter: 19" is a key.
 static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b",
+        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b|^\s*(\d+):\s+[-+]?\d[\d.]*,\s",
     )
 });
 
@@ -624,17 +640,26 @@ fn epoch_and_batch(line: &str, f: &mut Fields) {
 
 /// A table printed under a header row of column names (pytorch-pfn-extras'
 /// `PrintReport`: "epoch  iteration  train/loss  …  elapsed_time"; fastai's
-/// "epoch  train_loss  valid_loss  accuracy  time"): each row's values are
-/// read by the column they sit under.
+/// "epoch  train_loss  valid_loss  accuracy  time"; skorch's tabulate
+/// "epoch  train_loss  …  cp  dur"; nerfstudio's "Step (% Done)  Train Iter
+/// (time)"; a TSV of "timestamp  step  loss"): each row's values are read by
+/// the column they sit under, left- or right-aligned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
-    /// Each column's start in the header and what it says about timing.
-    columns: Vec<(usize, Option<Role>)>,
+    /// Each column's span in the header and what it says about timing.
+    columns: Vec<(usize, usize, Option<Role>)>,
+    /// Cells are split at tabs and runs of two or more spaces, so a name or
+    /// a value may hold one space ("Train Iter (time)", "117.596 ms").
+    wide: bool,
+    /// Tab-separated: a value belongs to the column of its index, as tabs
+    /// do not line up.
+    tabbed: bool,
 }
 
 /// The text after a progress bar's last redraw (`█\r0  1.53 …`), without
-/// the bar's leftovers at its start.
+/// the bar's leftovers at its start or a CRLF's carriage return.
 fn last_redraw(line: &str) -> &str {
+    let line = line.trim_end_matches('\r');
     let t = line.rsplit('\r').next().unwrap_or(line);
     let t = t.trim_start_matches(|c: char| !c.is_ascii());
     // An ANSI control sequence in front (`\x1b[J`, ppe's line clear).
@@ -647,40 +672,108 @@ fn last_redraw(line: &str) -> &str {
     }
 }
 
+/// A line's cells as (start, end, text): split at any whitespace, or, when
+/// `wide`, only at tabs and runs of two or more spaces.
+fn cells(t: &str, wide: bool) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let bytes = t.as_bytes();
+    let mut start = None;
+    let mut i = 0;
+    while i <= bytes.len() {
+        let gap = match bytes.get(i) {
+            None => true,
+            Some(b'\t') => true,
+            // One space inside a wide cell joins its words; two split.
+            Some(b' ') => {
+                !wide
+                    || bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace)
+                    || i.checked_sub(1)
+                        .is_none_or(|p| bytes[p].is_ascii_whitespace())
+            }
+            Some(c) => c.is_ascii_whitespace(),
+        };
+        match (gap, start) {
+            (true, Some(s)) => {
+                out.push((s, i, &t[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 fn table_role(name: &str) -> Option<Role> {
-    match name.to_ascii_lowercase().as_str() {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
         // One row per epoch, its wall time as mm:ss (fastai's `time`).
-        "time" => Some(Role::Duration(1.0)),
-        "epoch" => Some(Role::Step),
-        n => role(n),
+        "time" => return Some(Role::Duration(1.0)),
+        "epoch" => return Some(Role::Step),
+        _ => {}
+    }
+    if let Some(r) = role(&lower) {
+        return Some(r);
+    }
+    // "Train Iter (time)", "Step (% Done)": what the column holds in brackets.
+    let (stem, inside) = lower.split_once('(')?;
+    match inside.trim_end_matches(')').trim() {
+        "time" => role(&format!("{stem} time")),
+        _ => role(stem),
     }
 }
 
 /// A header row: three or more column names, one of them a step (or the
-/// epoch) and one a time.
+/// epoch) and one a time (a duration, a clock since the start, or a stamp).
 pub fn table_header(line: &str) -> Option<Table> {
     let t = last_redraw(line);
-    let mut columns = Vec::new();
-    let mut at = 0;
-    for word in t.split_whitespace() {
-        let start = at + t[at..].find(word)?;
-        at = start + word.len();
-        let name_like = word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && word
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_/.()".contains(c));
-        if !name_like {
-            return None;
+    [true, false].into_iter().find_map(|wide| {
+        let allowed = if wide { "_/.()%- " } else { "_/.()" };
+        let mut columns = Vec::new();
+        for (start, end, name) in cells(t, wide) {
+            let name_like = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || allowed.contains(c));
+            if !name_like {
+                return None;
+            }
+            columns.push((start, end, table_role(name)));
         }
-        columns.push((start, table_role(word)));
-    }
-    let has = |f: fn(&Role) -> bool| columns.iter().any(|(_, r)| r.as_ref().is_some_and(f));
-    let step = has(|r| matches!(r, Role::Step));
-    let timed = has(|r| matches!(r, Role::Duration(_) | Role::Elapsed(_) | Role::Either(_)));
-    (columns.len() >= 3 && step && timed).then_some(Table { columns })
+        let has = |f: fn(&Role) -> bool| columns.iter().any(|(_, _, r)| r.as_ref().is_some_and(f));
+        let step = has(|r| matches!(r, Role::Step));
+        let timed = has(|r| {
+            matches!(
+                r,
+                Role::Duration(_) | Role::Elapsed(_) | Role::Either(_) | Role::Stamp
+            )
+        });
+        (columns.len() >= 3 && step && timed).then_some(Table {
+            columns,
+            wide,
+            tabbed: t.contains('\t'),
+        })
+    })
 }
 
 impl Table {
+    /// The column a cell sits under: the one it starts with (left-aligned)
+    /// or ends with (right-aligned), else the one it overlaps most, else
+    /// the nearest.
+    fn column_of(&self, start: usize, end: usize) -> Option<Role> {
+        let by_edge = self
+            .columns
+            .iter()
+            .find(|(s, _, _)| *s == start)
+            .or_else(|| self.columns.iter().find(|(_, e, _)| *e == end));
+        let overlap =
+            |&&(s, e, _): &&(usize, usize, Option<Role>)| end.min(e) as i64 - start.max(s) as i64;
+        by_edge
+            .or_else(|| self.columns.iter().max_by_key(overlap))
+            .and_then(|(_, _, r)| *r)
+    }
+
     /// A row's fields: every value under its column (a blank cell, like a
     /// validation column between evaluations, is skipped). The step is the
     /// last step column's (`iteration` after `epoch`).
@@ -690,24 +783,28 @@ impl Table {
             return None;
         }
         let mut f = Fields::default();
-        let mut at = 0;
-        for word in t.split_whitespace() {
-            let start = at + t[at..].find(word)?;
-            at = start + word.len();
-            // The column this value sits under: the last one starting at or
-            // before it (values are left-aligned under their names).
-            let (_, role) = self.columns.iter().rev().find(|(c, _)| *c <= start + 1)?;
-            match role {
-                Some(Role::Step) => f.step = word.parse().ok().or(f.step),
-                Some(Role::Duration(u)) if word.contains(':') => {
-                    f.duration = span(word).map(|s| s * u)
+        for (i, (start, end, value)) in cells(t, self.wide).into_iter().enumerate() {
+            let column = if self.tabbed {
+                self.columns.get(i).and_then(|c| c.2)
+            } else {
+                self.column_of(start, end)
+            };
+            match column {
+                Some(Role::Step) => f.step = leading_count(value).or(f.step),
+                Some(Role::Duration(u)) if value.contains(':') => {
+                    f.duration = span(value).map(|s| s * u)
                 }
-                Some(r) => set(&mut f, *r, word),
+                Some(r) => set(&mut f, r, value),
                 None => {}
             }
         }
         f.step.is_some().then_some(f)
     }
+}
+
+/// "12300 (12.30%)", "200": the count a step cell starts with.
+fn leading_count(cell: &str) -> Option<u64> {
+    cell.split_whitespace().next()?.parse().ok()
 }
 
 /// One line of Keras's progress output: batches done of the epoch's
@@ -1013,9 +1110,57 @@ mod tests {
             .row("█\r█\r12        0.997291    1.031334    0.457193  03:06     ")
             .unwrap();
         assert_eq!((f.step, f.duration), (Some(12), Some(186.0)));
+        // skorch (tabulate): numbers right-aligned under their names, a
+        // blank "cp" cell; colours already stripped by the scanner.
+        let skorch =
+            table_header("  epoch    train_loss    valid_acc    valid_loss    cp      dur")
+                .unwrap();
+        let f = skorch
+            .row("     12        1.5341       0.4903        1.5168     +  45.3240")
+            .unwrap();
+        assert_eq!((f.step, f.duration), (Some(12), Some(45.324)));
+        let f = skorch
+            .row("    113        0.9321       0.7144        0.8862          46.1022")
+            .unwrap();
+        assert_eq!((f.step, f.duration), (Some(113), Some(46.1022)));
+        // Names and values of more than one word, two spaces apart
+        // (nerfstudio's LocalWriter): the unit comes with the value.
+        let nerf = table_header(
+            "Step (% Done)       Train Iter (time)    ETA (time)           Train Rays / Sec",
+        )
+        .unwrap();
+        let f = nerf
+            .row("12300 (12.30%)      118.204 ms           2 h, 51 m, 2 s       34.65 K")
+            .unwrap();
+        assert_eq!(f.step, Some(12300));
+        assert!((f.duration.unwrap() - 0.118204).abs() < 1e-9);
+        // Tab-separated, CRLF (dvclive's metric TSV): by index, and a Unix
+        // time in milliseconds is the stamp.
+        let tsv = table_header("timestamp\tstep\tloss\r").unwrap();
+        let f = tsv.row("1795939360796\t1\t2.173009572184628\r").unwrap();
+        assert_eq!(f.step, Some(1));
+        assert!((f.stamp.unwrap().t - 1_795_939_360.796).abs() < 1e-3);
         // Words are no header; a header's rows start with a number.
         assert_eq!(table_header("the run is slow since this morning"), None);
+        assert_eq!(
+            table_header("Step (% Done)  Train Rays / Sec  Test PSNR"),
+            None
+        );
         assert_eq!(fastai.row("Better model found at epoch 3"), None);
+    }
+
+    #[test]
+    fn a_value_before_its_key() {
+        // darknet: the iteration, then "value key" pairs between commas.
+        let f = text(
+            " 998: 7.116265, 6.854899 avg loss, 0.000992 rate, 3.455095 seconds, 63872 images, 18.032743 hours left",
+        );
+        assert_eq!((f.step, f.duration), (Some(998), Some(3.455095)));
+        // Not a step or a time: a count of images, a rate with no unit, a
+        // clock at the start of a line.
+        let f = text("Loaded: 0.000045 seconds");
+        assert_eq!((f.step, f.duration), (None, None));
+        assert_eq!(text("09:02: 1.5, 64 images").step, None);
     }
 
     #[test]

@@ -175,6 +175,8 @@ struct Scanner {
     interval_step: Option<u64>,
     /// A table's header row, for the rows under it (see `log_fields::Table`).
     table: Option<crate::extract::log_fields::Table>,
+    /// The highest step a table row gave (rows redrawn again are skipped).
+    table_last_step: Option<u64>,
     /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
     keras_epoch: Option<u64>,
     /// Keras's last frame used: (epoch, batches done, seconds into the epoch).
@@ -499,8 +501,18 @@ impl Scanner {
             Some(Ok(text)) => {
                 if let Some(table) = crate::extract::log_fields::table_header(text) {
                     self.table = Some(table);
+                    // A new run prints its header again, its steps from 0.
+                    if self.restart_marker {
+                        self.table_last_step = None;
+                    }
                     facts
                 } else if let Some(row) = self.table.as_ref().and_then(|t| t.row(text)) {
+                    // A writer that redraws its last rows (nerfstudio's
+                    // LocalWriter) prints each row many times: once counts.
+                    if row.step <= self.table_last_step {
+                        return;
+                    }
+                    self.table_last_step = row.step;
                     facts.or_fields(row)
                 } else {
                     facts
@@ -580,6 +592,10 @@ impl Scanner {
                     facts.duration =
                         Some((since_epoch - last_s).max(0.0) / (frame.done - last_done) as f64);
                     self.keras_last = Some((epoch, frame.done, since_epoch));
+                } else {
+                    // A frame's "ms/step" is the epoch's running average:
+                    // only the frames kept above say what the steps took.
+                    facts.duration = None;
                 }
             }
         }
@@ -596,7 +612,11 @@ impl Scanner {
         }
         if bar_elapsed.is_none() {
             match (facts.step, facts.timed_or_either()) {
-                (Some(step), false) => self.block_step = Some(step),
+                // Every step line moves the block on, timed or not: a
+                // setting like "batch = 64" in the banner must not claim
+                // a timing printed hours later (darknet's "Total Detection
+                // Time: 38 Seconds" belongs to the iteration before it).
+                (Some(step), _) => self.block_step = Some(step),
                 (None, true) => facts.step = self.block_step,
                 _ => {}
             }

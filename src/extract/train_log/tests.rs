@@ -401,3 +401,55 @@ fn set_up_progress_bars_are_no_training_log() {
         "Loading checkpoint shards: 100%|██████████| 4/4 [00:04<00:00,  1.10s/it]\n 13%|█         | 300/2250 [44:00<4:46:29,  8.81s/it]"
     ));
 }
+
+#[test]
+fn a_banner_setting_never_claims_a_later_timing() {
+    // darknet: "batch = 64" in the banner, then iterations, then an
+    // evaluation's time with no step of its own: it follows iteration 3,
+    // not step 64.
+    let mut text = String::from("mini_batch = 4, batch = 64, time_steps = 1, train = 1\n");
+    for i in 1..=3 {
+        text += &format!(
+            " {i}: 6.5, 6.8 avg loss, 0.001 rate, 3.40 seconds, {} images, 18.0 hours left\n",
+            i * 64
+        );
+    }
+    text += "Total Detection Time: 38 Seconds\n";
+    text += " 4: 6.5, 6.8 avg loss, 0.001 rate, 3.40 seconds, 256 images, 18.0 hours left\n";
+    let log = read_train_log(text.as_bytes(), Some(0.0)).unwrap();
+    let steps: Vec<u64> = log.samples.iter().map(|s| s.step).collect();
+    assert_eq!(steps, vec![1, 2, 3, 4]);
+    let last = log.samples.last().unwrap();
+    assert!(
+        (last.t - (4.0 * 3.40 + 38.0 - 3.40)).abs() < 1e-6,
+        "{last:?}"
+    );
+}
+
+#[test]
+fn a_table_redrawn_with_its_last_rows_counts_each_row_once() {
+    // nerfstudio's LocalWriter reprints the header and its last rows every
+    // 100 steps.
+    let mut text = String::new();
+    let mut rows: Vec<String> = Vec::new();
+    for step in (0..=500).step_by(100) {
+        rows.push(format!(
+            "{step} ({:.2}%)      120.000 ms           2 h, 1 m, 2 s      ",
+            step as f64 / 1000.0
+        ));
+        text += "\r\u{1b}[3A\u{1b}[1K\rStep (% Done)       Train Iter (time)    ETA (time)           \u{1b}[0m\n";
+        text += "-------------------------------------------------------------- \u{1b}[0m\n";
+        for row in rows.iter().rev().take(10).rev() {
+            text += &format!("{row} \u{1b}[0m\n");
+        }
+    }
+    let log = read_train_log(text.as_bytes(), Some(0.0)).unwrap();
+    let steps: Vec<u64> = log.samples.iter().map(|s| s.step).collect();
+    assert_eq!(steps, vec![0, 100, 200, 300, 400, 500]);
+    // Step 0's own time, then 100 steps at 0.12 s between each row.
+    assert!(
+        (log.samples[5].t - 501.0 * 0.12).abs() < 1e-6,
+        "{:?}",
+        log.samples[5]
+    );
+}

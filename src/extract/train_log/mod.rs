@@ -241,25 +241,38 @@ fn parse_interval(b: &[u8]) -> Option<f64> {
     Some(total)
 }
 
-/// A tqdm update: "N/T [elapsed<remaining, 4.54it/s" or "…, 2.50s/it".
+/// A tqdm update: "N/T [elapsed<remaining, 4.54it/s" or "…, 2.50s/it";
+/// a bar that shows no rate ("[00:08<19:45]", ignite's ProgressBar) gives
+/// NaN for it, and its pace comes from the elapsed field.
 fn parse_bar(line: &[u8]) -> Option<(u64, u64, f64, f64)> {
     // Every tqdm bar has "[elapsed<remaining"; most log lines have no '<'.
     memchr::memchr(b'<', line)?;
-    let (unit_at, per_it) = if let Some(i) = IT_PER_S.rfind(line) {
-        (i, false)
+    let rated = if let Some(i) = IT_PER_S.rfind(line) {
+        Some((i, false))
     } else {
-        (S_PER_IT.rfind(line)?, true)
+        S_PER_IT.rfind(line).map(|i| (i, true))
     };
-    let open = memchr::memrchr(b'[', &line[..unit_at])?;
-    let inner = &line[open + 1..unit_at];
-    let lt = memchr::memchr(b'<', inner)?;
-    let elapsed = parse_interval(&inner[..lt])?;
-    let comma = memchr::memrchr(b',', inner)?;
-    let rate = parse_float(&inner[comma + 1..])?;
-    if rate <= 0.0 {
-        return None;
-    }
-    let sec_per_step = if per_it { rate } else { 1.0 / rate };
+    let (open, elapsed, sec_per_step) = match rated {
+        Some((unit_at, per_it)) => {
+            let open = memchr::memrchr(b'[', &line[..unit_at])?;
+            let inner = &line[open + 1..unit_at];
+            let lt = memchr::memchr(b'<', inner)?;
+            let elapsed = parse_interval(&inner[..lt])?;
+            let comma = memchr::memrchr(b',', inner)?;
+            let rate = parse_float(&inner[comma + 1..])?;
+            if rate <= 0.0 {
+                return None;
+            }
+            (open, elapsed, if per_it { rate } else { 1.0 / rate })
+        }
+        None => {
+            let open = memchr::memrchr(b'[', line)?;
+            let close = open + memchr::memchr(b']', &line[open..])?;
+            let inner = &line[open + 1..close];
+            let lt = memchr::memchr(b'<', inner)?;
+            (open, parse_interval(&inner[..lt])?, f64::NAN)
+        }
+    };
     let before = &line[..open];
     let slash = memchr::memrchr(b'/', before)?;
     let total_end = before[slash + 1..]
@@ -413,7 +426,7 @@ impl Scanner {
                 .take()
                 .filter(|_| std::mem::take(&mut self.restart_marker));
             let bar = self.bars.entry(total).or_default();
-            if EPOCH.find(line).is_some() {
+            if sec.is_nan() || EPOCH.find(line).is_some() {
                 bar.average_rate = true;
             }
             // A step that goes back while the bar's clock keeps running is a
@@ -458,6 +471,10 @@ impl Scanner {
                         Some((t - lt) / (global_step - ls) as f64)
                     }
                     Some(_) => None,
+                    // A bar that shows no rate: its average once 30 s in.
+                    None if sec.is_nan() => {
+                        (elapsed >= 30.0 && step > 0).then(|| elapsed / step as f64)
+                    }
                     None => Some(sec),
                 }
             } else {

@@ -453,3 +453,36 @@ fn a_table_redrawn_with_its_last_rows_counts_each_row_once() {
         log.samples[5]
     );
 }
+
+#[test]
+fn a_bar_that_shows_no_rate_is_paced_by_its_elapsed_field() {
+    // ignite's ProgressBar: "[n/total]" and "[elapsed<remaining]", no it/s.
+    assert_eq!(
+        parse_bar(b"Epoch [1/30]: [7/1000]   1%|          , loss=0.745 [00:08<19:45]")
+            .map(|(n, t, e, _)| (n, t, e)),
+        Some((7, 1000, 8.0))
+    );
+    assert!(
+        parse_bar(b"Epoch [1/30]: [7/1000] [00:08<19:45]")
+            .unwrap()
+            .3
+            .is_nan()
+    );
+    // 1.2 s a step for 500 steps, then 1.5 s.
+    let mut text = String::new();
+    let mut elapsed = 0.0;
+    for n in 1..=1000u64 {
+        elapsed += if n <= 500 { 1.2 } else { 1.5 };
+        let e = elapsed as u64;
+        text += &format!(
+            "\rEpoch [1/30]: [{n}/1000]  50%|#####     , loss=0.5 [{:02}:{:02}<10:00]",
+            e / 60,
+            e % 60
+        );
+    }
+    let log = read(&text);
+    let early = log.samples.iter().find(|s| s.step > 200).unwrap();
+    assert!((early.sec_per_step - 1.2).abs() < 0.05, "{early:?}");
+    let late = log.samples.iter().find(|s| s.step > 700).unwrap();
+    assert!((late.sec_per_step - 1.5).abs() < 0.05, "{late:?}");
+}

@@ -19,6 +19,8 @@ SET is one of
              helper who read no reader code; run its generate.py first)
   held5      tests/fixtures/logs/held5/truth.json (26 more, by a fifth
              helper who read no reader code; run its generate.py first)
+  held6      tests/fixtures/logs/held6/truth.json (26 more, by a sixth
+             helper who read no reader code; run its generate.py first)
 Log files are relative to the set's folder, thermal CSVs to
 tests/fixtures/logs/. Only what an owner would type is passed: --start
 (local) for logs that carry no absolute time; --log-tz for logs whose stamps
@@ -31,7 +33,7 @@ from collections import defaultdict
 from datetime import datetime
 
 LOGS = "tests/fixtures/logs"
-SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4", "held5": f"{LOGS}/held5"}
+SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4", "held5": f"{LOGS}/held5", "held6": f"{LOGS}/held6"}
 p = argparse.ArgumentParser()
 p.add_argument("bin", nargs="?", default="target/release/headroom")
 p.add_argument("--set", choices=SETS, default="generated")

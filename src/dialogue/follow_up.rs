@@ -88,6 +88,18 @@ pub fn follow_up_blocks(
             "I could not read that paste, so I cannot say what it means for your run. {}",
             next_step(session, topic, k)
         ))]),
+        // "is that bad?" after a listing: the run's verdict beside what the
+        // listing holds, and what the stops waiting for a yes would change.
+        Topic::Pool if matches!(kind, FollowUp::Judge | FollowUp::Launch) => {
+            crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k).map(|(plan, _)| {
+                let mut text = plan_follow_up(&plan, kind, fresh);
+                if let Some(after) = after_stops(session, k) {
+                    text.push(' ');
+                    text.push_str(&after);
+                }
+                vec![Block::Text(text)]
+            })
+        }
         Topic::Oom | Topic::Pool => oom_or_pool(session, topic, k),
     };
     // Every follow-up gets the reading's meaning for the run or the next
@@ -114,6 +126,24 @@ fn server_first_knob(log: &crate::extract::vllm_log::VllmLog, k: &Knowledge) -> 
             "First `--max-model-len` (and `--max-num-batched-tokens`): cap the sequence at the longest prompt you need, so one request cannot ask for more KV cache and prefill memory than the pool has.{fraction}"
         ),
     }
+}
+
+/// The verdict once the stops waiting for a yes are done.
+fn after_stops(session: &Session, k: &Knowledge) -> Option<String> {
+    let Some(crate::dialogue::ladder::Action::Stop(list)) = &session.pending else {
+        return None;
+    };
+    let pids: Vec<u64> = list.iter().map(|(pid, _)| *pid).collect();
+    let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
+    let held = crate::dialogue::pool_turn::held_beside_except(session, k, &pids);
+    let plan = crate::dialogue::plan_turn::in_pool(plan, &held, k);
+    Some(format!(
+        "With the stop that waits for your yes ({}) done, the budget is {} GB: {}, margin {} GB.",
+        session.pending.as_ref()?.label(),
+        show_centi(plan.budget.centi_gb),
+        plan.judgement.verdict.label(),
+        show_centi_delta(plan.judgement.margin_centi_gb)
+    ))
 }
 
 fn oom_or_pool(session: &Session, topic: Topic, k: &Knowledge) -> Option<Vec<Block>> {

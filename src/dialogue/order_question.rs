@@ -3,7 +3,7 @@
 
 use crate::calc::solve::{SolveFor, solve};
 use crate::calc::units::show_centi;
-use crate::dialogue::plan_turn::build_plan;
+use crate::dialogue::plan_turn::pooled_plan;
 use crate::dialogue::session::Session;
 use crate::knowledge::Knowledge;
 use regex::Regex;
@@ -20,9 +20,17 @@ static WHICH: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(r"(?i)\b(?:first|which|before|or|priorit\w*|prefer\w*|better to)\b")
 });
 
-/// Is this a question about which of batch and packing to cut first?
+/// Is this a question about which of batch and packing to cut first? One
+/// sentence must ask it: "batch 4, 2k ctx. before I launch, what's eating
+/// my memory?" names both in a statement and asks something else.
 pub fn asks_order(text: &str) -> bool {
-    let t = text.trim();
+    crate::extract::intent::sentences(text)
+        .iter()
+        .any(|s| asks_order_in(&s.text))
+}
+
+fn asks_order_in(sentence: &str) -> bool {
+    let t = sentence.trim();
     (t.ends_with('?') || t.to_ascii_lowercase().starts_with("which"))
         && BATCH.is_match(t)
         && PACK.is_match(t)
@@ -34,7 +42,8 @@ pub fn asks_order(text: &str) -> bool {
 /// would take for this run to fit.
 pub fn order_answer(session: &Session, k: &Knowledge) -> String {
     let head = "Shorter packing first, then a smaller batch: that is the OOM ladder's order (step 2, from the seed). Both cut the activations and the loss's logits, which grow with batch × packing.";
-    let Some((plan, _)) = build_plan(&session.facts, k) else {
+    // Judged in the pool the verdict uses: a server's claim is not the run's.
+    let Some((plan, _)) = pooled_plan(session, &session.facts, k) else {
         return format!("{head} Tell me the run (model, method, batch, packing) for the figures.");
     };
     let i = &plan.input;

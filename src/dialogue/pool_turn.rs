@@ -79,6 +79,11 @@ pub fn stop_action(report: &PoolReport) -> Option<Action> {
 /// them already: each loaded Ollama model (`ollama ps`, GB = 10^9) and a
 /// vLLM log's whole fraction (it claims it at start).
 pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
+    held_beside_except(session, k, &[])
+}
+
+/// What is held beside the run once the listed processes `stopped` are gone.
+pub fn held_beside_except(session: &Session, k: &Knowledge, stopped: &[u64]) -> Vec<(String, u64)> {
     // What the owner said is loaded counts unless a `free` pasted since
     // already shows it.
     let said = session
@@ -123,8 +128,46 @@ pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
             ));
         }
     }
+    held.extend(listed_resident(
+        session,
+        !held.is_empty() && session.ollama.is_some(),
+        stopped,
+    ));
     held.extend(said);
     held
+}
+
+/// What the listed processes outside vLLM's claim hold now: each one's RSS,
+/// when it is at least 1 GB (smaller ones are inside the OS reserve). An
+/// uncapped server can grow past it; this is the least it takes. Ollama's
+/// runners are left out when `ollama ps` already counted their models.
+fn listed_resident(session: &Session, ollama_counted: bool, stopped: &[u64]) -> Vec<(String, u64)> {
+    use crate::extract::ps::parse_ps;
+    let Some(procs) = session.procs.as_ref().and_then(|p| parse_ps(&p.value).ok()) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    procs
+        .into_iter()
+        .filter(|p| !matches!(p.kind, ProcessKind::Vllm | ProcessKind::VllmEngine))
+        .filter(|p| !(ollama_counted && p.kind == ProcessKind::OllamaRunner))
+        .filter(|p| !stopped.contains(&p.pid))
+        // A pid listed twice is flagged elsewhere, never counted twice.
+        .filter(|p| seen.insert(p.pid))
+        .filter_map(|p| {
+            let centi = (p.rss_kib? * 1024).div_ceil(10_000_000);
+            (centi >= 100).then(|| {
+                (
+                    format!(
+                        "{} (pid {}), resident now (your listing)",
+                        p.kind.label(),
+                        p.pid
+                    ),
+                    centi,
+                )
+            })
+        })
+        .collect()
 }
 
 /// Each listed vLLM server's fraction: its flag, or vLLM's default.

@@ -548,10 +548,17 @@ pub fn absorb_words(
     }
     // "stop vllm" with nothing proposed, or after a "no": the owner asks for
     // the stop by name. It is proposed now, tied to this moment, and still
-    // waits for a yes (a pid in a listing may be reused by then).
+    // waits for a yes (a pid in a listing may be reused by then). While a
+    // stop waits, "stop ollama then" asks for that stop (or the part of it
+    // it names): it is proposed again as named, not taken as a hedge.
     if !out.mixed
-        && !matches!(session.pending, Some(Action::Stop(_)))
         && let Some(action) = crate::dialogue::pool_turn::asked_stop(session, text, k)
+        && match (&session.pending, &action) {
+            (Some(Action::Stop(waiting)), Action::Stop(asked)) => {
+                asked.iter().all(|p| waiting.contains(p))
+            }
+            _ => true,
+        }
     {
         session.pending = Some(action.clone());
         out.stop_asked = Some(action);

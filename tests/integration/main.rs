@@ -11,6 +11,7 @@ mod guard_attacks;
 mod hardening;
 mod ladder_results;
 mod layering;
+mod listing_follow_ups;
 mod llm;
 mod llm_server;
 mod log_formats;

@@ -40,10 +40,30 @@ impl Files for OwnFiles {
             return Err("`~` cannot be expanded: HOME is not set".into());
         }
         // The same bounded reader as `headroom thermal`, so a 1 GB log typed
-        // as a path streams in the chat as it does on the command line.
-        crate::input::open(&expand_home(path), crate::input::TRAIN_LOG)
-            .map(|f| Box::new(f) as Box<dyn std::io::Read>)
+        // as a path streams in the chat as it does on the command line; a
+        // file that opens like thermal samples gets their limit, refused by
+        // its size before any of it is read, as `thermal` refuses it.
+        let path = expand_home(path);
+        let limit = if opens_like_thermal_samples(&path) {
+            crate::input::THERMAL_CSV
+        } else {
+            crate::input::TRAIN_LOG
+        };
+        crate::input::open(&path, limit).map(|f| Box::new(f) as Box<dyn std::io::Read>)
     }
+}
+
+/// Its first 4 KiB read like a thermal sampler's CSV.
+fn opens_like_thermal_samples(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = crate::input::open(path, crate::input::TRAIN_LOG) else {
+        return false;
+    };
+    let mut head = Vec::with_capacity(4096);
+    if file.take(4096).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    crate::extract::thermal_csv::looks_like_thermal_paste(&String::from_utf8_lossy(&head))
 }
 
 pub enum Outcome {

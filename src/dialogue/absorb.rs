@@ -112,6 +112,8 @@ pub struct Absorbed {
     pub unknown_model: Option<String>,
     /// Models named as alternatives this turn: the owner is asked which.
     pub model_choices: Vec<String>,
+    /// The choices are the versions of one short name ("a qwen 32b").
+    pub model_versions: bool,
     pub oom: Option<OomEvent>,
     /// A process listing was pasted.
     pub procs: bool,

@@ -299,7 +299,13 @@ fn compose(
     if a.tensor_parallel {
         reply.push(Block::Text(TENSOR_PARALLEL_REFUSAL.into()));
     }
-    if !a.model_choices.is_empty() {
+    if a.model_versions {
+        reply.push(Block::Text(format!(
+            "My catalog has that name in more than one version: {}. Which one is it? (\"{}\" is enough.) The run's other settings are kept.",
+            a.model_choices.join(", "),
+            a.model_choices[0]
+        )));
+    } else if !a.model_choices.is_empty() {
         reply.push(Block::Text(format!(
             "You named {} as alternatives, so I have not set either as your run's model. Which one is it? (\"the {}\" is enough; \"what if …\" shows the other beside it.)",
             a.model_choices.join(" and "),

@@ -708,10 +708,27 @@ pub fn absorb_words(
         }
         // "Qwen2.5 14B or Llama 3.1 8B?": alternatives, not the run's model.
         let named = crate::extract::slots::find_models(canon, k);
+        let versions = if named.is_empty() {
+            crate::extract::slots::versions_named(canon, k)
+        } else {
+            Vec::new()
+        };
         if named.len() >= 2 && ALTERNATIVES.is_match(canon) {
             found_here.retain(|f| !matches!(f.slot, Slot::Model(_) | Slot::UnknownModel(_)));
             session.model_choices = named.clone();
             out.model_choices = named;
+        } else if !versions.is_empty() {
+            // "a qwen 32b": the catalog has it in more than one version;
+            // which one is asked, not guessed (nor called unknown).
+            found_here.retain(|f| {
+                !matches!(
+                    f.slot,
+                    Slot::Model(_) | Slot::UnknownModel(_) | Slot::Params(_)
+                )
+            });
+            session.model_choices = versions.clone();
+            out.model_choices = versions;
+            out.model_versions = true;
         } else if !session.model_choices.is_empty()
             && named.is_empty()
             && let Some(pick) = pick_choice(canon, &session.model_choices)
@@ -897,21 +914,45 @@ static ALTERNATIVES: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\b(?:or|vs\.?|versus|between|compare|compared)\b"));
 
 /// The one candidate whose family the words name ("the qwen", "llama").
+/// The candidate the words pick: the one whose name's longest start they
+/// contain ("the qwen2.5 one" of Qwen2.5 32B and Qwen3 32B), when no other
+/// matches as long. A size that is not the candidate's ("a qwen 32b" after
+/// Qwen2.5 7B) picks nothing.
 fn pick_choice(text: &str, choices: &[String]) -> Option<String> {
     let lower = text.to_ascii_lowercase();
-    let hits: Vec<&String> = choices
+    let squeezed: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
+    let sizes: Vec<String> = SIZE_SAID
+        .captures_iter(&lower)
+        .map(|c| format!("{}b", &c[1]))
+        .collect();
+    let scored: Vec<(usize, &String)> = choices
         .iter()
-        .filter(|c| {
-            let family: String = c
-                .to_ascii_lowercase()
-                .chars()
-                .take_while(|ch| ch.is_ascii_alphabetic())
-                .collect();
-            family.len() >= 3 && lower.contains(&family)
+        .filter_map(|c| {
+            let name = c.to_ascii_lowercase();
+            let size = name.split_whitespace().last().unwrap_or("").to_string();
+            if !sizes.is_empty() && !sizes.contains(&size) {
+                return None;
+            }
+            let head: String = name.split_whitespace().take_while(|w| *w != size).collect();
+            let family_len = head.chars().take_while(char::is_ascii_alphabetic).count();
+            // The longest start of the name (without its size) said.
+            let said = (family_len..=head.len())
+                .rev()
+                .find(|n| *n >= 3 && squeezed.contains(&head[..*n]))?;
+            Some((said, c))
         })
         .collect();
-    (hits.len() == 1).then(|| hits[0].clone())
+    let best = scored.iter().map(|(n, _)| *n).max()?;
+    let top: Vec<&String> = scored
+        .iter()
+        .filter(|(n, _)| *n == best)
+        .map(|(_, c)| *c)
+        .collect();
+    (top.len() == 1).then(|| top[0].clone())
 }
+
+static SIZE_SAID: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\b(\d+(?:\.\d+)?)\s*b\b"));
 
 static SERVER_FAILED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(

@@ -58,7 +58,7 @@ impl MeminfoError {
                 "Run `grep -E 'MemTotal|MemFree|MemAvailable|^Cached' /proc/meminfo` on the Spark and paste every line it prints."
             }
             _ => {
-                "Run `cat /proc/meminfo` on the Spark and paste the whole output, unedited (at least the MemTotal, MemFree and MemAvailable lines)."
+                "Run `free -g` on the Spark and paste its three lines (or `cat /proc/meminfo`, the whole output, unedited)."
             }
         }
     }

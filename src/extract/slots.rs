@@ -273,6 +273,39 @@ pub fn find_models(text: &str, k: &Knowledge) -> Vec<String> {
     found.into_iter().map(|(_, n)| n).collect()
 }
 
+/// "a qwen 32b", "llama 70b": a family word and a size with no version.
+static FAMILY_SIZE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b([a-z]{3,})[-_ ]?(\d+(?:\.\d+)?)\s*b\b"));
+
+/// The catalog models a family word and a size name when no alias matches
+/// ("a qwen 32b": Qwen2.5 32B and Qwen3 32B). Two or more are a question
+/// for the owner, never a guess; the size in the name must be the one said.
+pub fn versions_named(text: &str, k: &Knowledge) -> Vec<String> {
+    if exact_model(text, k).is_some() {
+        return Vec::new();
+    }
+    for c in FAMILY_SIZE.captures_iter(text) {
+        let family = c[1].to_ascii_lowercase();
+        let size = format!("{}b", &c[2]);
+        let found: Vec<String> = k
+            .models
+            .iter()
+            .filter(|m| m.family.to_ascii_lowercase().starts_with(&family))
+            .filter(|m| {
+                m.name
+                    .split_whitespace()
+                    .last()
+                    .is_some_and(|last| last.eq_ignore_ascii_case(&size))
+            })
+            .map(|m| m.name.clone())
+            .collect();
+        if found.len() >= 2 {
+            return found;
+        }
+    }
+    Vec::new()
+}
+
 /// Model families owners name; one of these without a catalog match is a
 /// model headroom does not know, and is said so rather than dropped.
 const FAMILIES: [&str; 30] = [
@@ -426,11 +459,26 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             alias.clone()
         };
         push(Slot::Model(name.clone()), &said);
+    } else if let Some(c) = unknown.as_ref().and_then(|w| {
+        // "qwen1.5 … it has 7.7B params": the count said as a count, apart
+        // from the name, is the model's size (what the unknown name lacks).
+        PARAMS_BARE
+            .captures_iter(text)
+            .find(|c| c[0].to_ascii_lowercase().contains("param") && !w.contains(&c[0]))
+    }) && let Some(p) = params_value(&c[1], &c[2])
+    {
+        push(Slot::Params(p), &c[0]);
     } else if let Some(words) = &unknown {
         // "Falcon-H1 34B" is a model headroom does not know, not a bare 34B.
         push(Slot::UnknownModel(words.clone()), words);
-    } else if let Some(c) = PARAMS_BARE.captures(text)
-        && let Some(p) = params_value(&c[1], &c[2])
+    } else if let Some(c) = {
+        // "acme-lm 13b (13.4b parameters)": the figure said as a count wins.
+        let all: Vec<_> = PARAMS_BARE.captures_iter(text).collect();
+        let counted = all
+            .iter()
+            .position(|c| c[0].to_ascii_lowercase().contains("param"));
+        all.into_iter().nth(counted.unwrap_or(0))
+    } && let Some(p) = params_value(&c[1], &c[2])
     {
         push(Slot::Params(p), &c[0]);
     }

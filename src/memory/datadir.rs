@@ -113,9 +113,20 @@ pub fn create_private(path: &Path) -> std::io::Result<File> {
 
 /// Open a file of the data directory for reading, never through a link.
 pub fn open_read_no_follow(path: &Path) -> std::io::Result<File> {
-    no_follow(OpenOptions::new().read(true))
+    // Never blocks: a FIFO put where a kept file was would otherwise hold
+    // the start until something writes to it. Only a regular file is read.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
-        .map_err(|e| explain(path, e))
+        .map_err(|e| explain(path, e))?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file (a FIFO, socket or device sits there); headroom reads only its own files in its data directory",
+            path.display()
+        )));
+    }
+    Ok(file)
 }
 
 /// Create a new file, 0600, refusing one that exists (or a link).

@@ -89,6 +89,21 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_in_place_of_a_kept_paste_is_refused_without_waiting() {
+        let t = tempfile::tempdir().unwrap();
+        let text = "z".repeat(70_000);
+        let name = store(t.path(), &text).unwrap();
+        let path = t.path().join("pastes").join(&name);
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // No writer ever opens it: a blocking open would never return.
+        let why = read(t.path(), &name).unwrap_err().to_string();
+        assert!(why.contains("not a regular file"), "{why}");
+    }
+
+    #[test]
     fn a_short_kept_paste_is_refused_on_read_and_rewritten_on_store() {
         let t = tempfile::tempdir().unwrap();
         let text = "y".repeat(70_000);

@@ -126,8 +126,9 @@ fn verdict_line(plan: &Plan) -> String {
     {
         let _ = write!(
             line,
-            " Right now: {} (free without reclaim {} GB).",
+            " Right now: {} (free without reclaim, less the {} GB reserve: {} GB).",
             now.label(),
+            show_centi(plan.budget.reserve_centi_gb),
             show_centi(plan.budget.free_now_centi_gb.unwrap_or(0))
         );
     }

@@ -16,6 +16,7 @@ mod llm;
 mod llm_server;
 mod log_formats;
 mod loose_turns;
+mod model_names;
 mod no_spawn;
 mod objective_ladder;
 mod one_screen;

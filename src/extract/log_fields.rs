@@ -33,6 +33,8 @@ pub(crate) enum Role {
     /// "(epoch: 18, iters: 1222"): the scanner counts on across epochs
     /// where the count restarts.
     Epoch,
+    /// Seconds since the step printed before (the steps between share it).
+    Interval,
 }
 
 /// Keys by their normalised name (lower case, spaces as `_`): exact names
@@ -124,6 +126,16 @@ const EXACT: &[(&str, Role)] = &[
     // tqdm's loggable form: "rate:2.4s/it" (the unit is in the value).
     ("rate", Role::Pace),
     ("step_time", Role::Duration(1.0)),
+    // MindSpore's TimeMonitor: "epoch time: 80952.366 ms, per step time:
+    // 51.826 ms" (train/callback/_time_monitor.py): the step's own time
+    // wins over the epoch's printed before it.
+    ("per_step_time", Role::OwnDuration),
+    // nnU-Net v2: "Epoch time: 120.22 s" under its "Epoch 14" line
+    // (nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py, on_epoch_end).
+    ("epoch_time", Role::Duration(1.0)),
+    // MXNet Gluon's LoggingHandler: "time/interval: 14.385s" since the
+    // batch printed before (gluon/contrib/estimator/event_handler.py).
+    ("time/interval", Role::Interval),
     ("steptime", Role::Duration(1.0)),
     ("iter_time", Role::Duration(1.0)),
     ("iteration_time", Role::Duration(1.0)),
@@ -165,6 +177,8 @@ fn role(key: &str) -> Option<Role> {
     let k: String = key
         .trim()
         .trim_start_matches(['(', '['])
+        // A pretty-printed JSON line: `"iteration": 7000,` (Chainer's log).
+        .trim_matches('"')
         .to_ascii_lowercase()
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -241,6 +255,9 @@ pub struct Fields {
     /// Seconds since the step printed before this one (TF Estimator's
     /// "step = 200 (26.026 sec)", basic_session_run_hooks.LoggingTensorHook).
     pub interval: Option<f64>,
+    /// An epoch number with no step beside it ("Epoch 14", "epoch 8
+    /// training [time: 41.63s"): the unit of a log that counts only epochs.
+    pub epoch_alone: Option<u64>,
 }
 
 /// A number with an optional unit: "2.763", "2.763s", "333ms", "1848.38 ms".
@@ -297,8 +314,14 @@ fn set(f: &mut Fields, role: Role, value: &str) {
                 .split('/')
                 .next()
                 .unwrap_or("");
-            // "20,100": thousands separators (see `with_thousands`).
-            f.step = head.trim().replace(',', "").parse().ok();
+            // "20,100": thousands separators (see `with_thousands`); ML-Agents
+            // ends its "Step: 510000." with the sentence's full stop.
+            f.step = head
+                .trim()
+                .trim_end_matches(['.', ',', ';'])
+                .replace(',', "")
+                .parse()
+                .ok();
         }
         Role::Stamp if f.stamp.is_none() => {
             let v = value.trim().trim_matches('"');
@@ -350,6 +373,7 @@ fn set(f: &mut Fields, role: Role, value: &str) {
             f.elapsed = span(value);
         }
         Role::Either(u) if f.either.is_none() => f.either = seconds(value, u),
+        Role::Interval if f.interval.is_none() => f.interval = seconds(value, 1.0),
         // Only a whole epoch number: "epoch 0.476" is progress, not a count.
         Role::Epoch if f.epoch.is_none() => {
             f.epoch = value
@@ -446,7 +470,10 @@ pub fn text_fields(line: &str) -> Fields {
     let mut rest = line;
     while let Some(colon) = rest.find(": ") {
         let before = &rest[..colon];
-        let key_start = before.rfind(['|', ',', '\t', ']']).map_or(0, |i| i + 1);
+        // "epoch 8 training [time: 41.63s": a bracket opens the key too.
+        let key_start = before
+            .rfind(['|', ',', '\t', ']', '['])
+            .map_or(0, |i| i + 1);
         let key = before[key_start..].trim();
         let after = rest[colon + 2..].trim_start();
         let value_end = with_thousands(after, after.find(['|', ',', '\t']).unwrap_or(after.len()));
@@ -483,7 +510,7 @@ pub fn text_fields(line: &str) -> Fields {
     // duration with its unit per step after the number.
     // The regex only where its unit is: most lines of a long log have none.
     if f.duration.is_none()
-        && ["s/it", "s/step", "s/batch"]
+        && ["s/it", "s/step", "s/batch", "sec/"]
             .iter()
             .any(|u| line.contains(u))
         && let Some(c) = PER_STEP_UNIT.captures(line)
@@ -515,12 +542,37 @@ pub fn text_fields(line: &str) -> Fields {
     }
     // A batch within an epoch is more specific than a bare "batch N".
     epoch_and_batch(line, &mut f);
-    // An epoch number without a count beside it says nothing about steps.
+    // An epoch number without a count beside it says nothing about steps;
+    // it is kept apart for a log that counts nothing else.
     if f.step.is_none() {
-        f.epoch = None;
+        f.epoch_alone = f
+            .epoch
+            .take()
+            .or_else(|| EPOCH_WORD.captures(line).and_then(|c| c[1].parse().ok()));
+    }
+    // HugeCTR's "Time(1000 iters): 12.342s": the seconds of the last N steps.
+    if f.duration.is_none()
+        && f.interval.is_none()
+        && let Some(c) = TIME_PER_N.captures(line)
+        && let (Ok(n), Some(secs)) = (c[1].parse::<f64>(), seconds(&c[2], 1.0))
+        && n >= 1.0
+    {
+        f.duration = Some(secs / n);
     }
     f
 }
+
+/// "epoch 8 training", "Epoch 14": an epoch's number, not a share of one
+/// ("epoch 0.476") nor a count of a total ("Epoch 1/30").
+static EPOCH_WORD: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| crate::extract::re(r"(?i)\bepoch\s*[:=]?\s*(\d+)\b(?:[^./\d]|$)"));
+
+/// "Time(1000 iters): 12.342s", "time (100 steps) = 4.2 s".
+static TIME_PER_N: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\btime\s*\(\s*(\d+)\s*(?:iters?|iterations|steps|batches)\s*\)\s*[:=]\s*(\d+(?:\.\d+)?\s*(?:ms|s)?)",
+    )
+});
 
 /// A count of a total: bracketed anywhere ("Training  [  1820/125000]"), or
 /// opening the line with at least three digits of total ("2260/237500
@@ -555,7 +607,8 @@ fn with_thousands(value: &str, mut end: usize) -> usize {
 /// A key of a few words: the longest ending that names a role wins
 /// ("iter time (s)" before "(s)").
 fn set_by_key_words(f: &mut Fields, words: &[&str], value: &str) {
-    for skip in 0..words.len().min(4) {
+    // The last four words at most: a key is what precedes its colon.
+    for skip in words.len().saturating_sub(4)..words.len() {
         if let Some(r) = role(&words[skip..].join(" ")) {
             set(f, r, value);
             return;
@@ -611,10 +664,10 @@ static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// and ESPnet's "1epoch:train:1-120batch" (no total: the last batch of the
 /// range); the PyTorch word_language_model example's "| epoch 2 |
 /// 9800/147467 batches |" and DLRM's "Finished training it 13312/19187 of
-/// epoch 3".
+/// epoch 3"; MXNet Gluon's "[Epoch 1][Batch 250]" (no total).
 static EPOCH_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch(?::|\(train\))?\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b|\bEpoch\[(\d+)\]\s*Batch\s*\[\s*\d+\s*-\s*(\d+)\s*\]|\b(\d+)epoch:train:\d+-(\d+)batch\b|\|\s*epoch\s+(\d+)\s*\|\s*(\d+)\s*/\s*(\d+)\s+batches|\bit\s+(\d+)\s*/\s*(\d+)\s+of epoch\s+(\d+)|\bTrain Epoch:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)",
+        r"^\s*Train:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\bEpoch(?::|\(train\))?\s*\[(\d+)\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]|\bEpoch\s+(\d+),\s*batch\s+(\d+)\b|\bEpoch\[(\d+)\]\s*Batch\s*\[\s*\d+\s*-\s*(\d+)\s*\]|\b(\d+)epoch:train:\d+-(\d+)batch\b|\|\s*epoch\s+(\d+)\s*\|\s*(\d+)\s*/\s*(\d+)\s+batches|\bit\s+(\d+)\s*/\s*(\d+)\s+of epoch\s+(\d+)|\bTrain Epoch:\s*(\d+)\s*\[\s*(\d+)\s*/\s*(\d+)|\[?Epoch\s+(\d+)\]\s*\[Batch\s+(\d+)\]",
     )
 });
 
@@ -630,7 +683,10 @@ fn epoch_and_batch(line: &str, f: &mut Fields) {
     ) {
         (Some(e), Some(b), Some(total)) => f.step = Some(e * total + b),
         _ => {
-            if let (Some(e), Some(b)) = (n(7).or(n(9)).or(n(11)), n(8).or(n(10)).or(n(12))) {
+            if let (Some(e), Some(b)) = (
+                n(7).or(n(9)).or(n(11)).or(n(22)),
+                n(8).or(n(10)).or(n(12)).or(n(23)),
+            ) {
                 f.step = Some(b);
                 f.epoch = Some(e);
             }
@@ -1238,5 +1294,51 @@ mod tests {
         assert_eq!((f.step, f.epoch), (Some(20100), Some(3)));
         // A list of figures is not one number.
         assert_eq!(text("step: 12, 3456 tokens").step, Some(12));
+    }
+    #[test]
+    fn held_out_shapes_of_other_toolkits() {
+        // ML-Agents: a step count closed by a full stop.
+        let f =
+            text("[INFO] Walker. Step: 600000. Time Elapsed: 1042.989 s. Mean Reward: 585.963.");
+        assert_eq!((f.step, f.elapsed), (Some(600000), Some(1042.989)));
+        // TF-Slim: seconds per step in brackets (the step itself is the
+        // scanner's "step N" rule).
+        let f = text("INFO:tensorflow:global step 250: loss = 16.4292 (0.356 sec/step)");
+        assert_eq!(f.duration, Some(0.356));
+        // MindSpore: a per-step time in milliseconds, the epoch's time beside.
+        let f = text("epoch time: 139191.428 ms, per step time: 89.111 ms");
+        assert!((f.duration.unwrap() - 0.089111).abs() < 1e-9);
+        // HugeCTR: the time of a block of iterations is per iteration.
+        let f = text(
+            "[HCTR][08:04:32.857][INFO][RK0][main]: Iter: 11000 Time(1000 iters): 16.2278s Loss: 0.132279",
+        );
+        assert_eq!(f.step, Some(11000));
+        assert!((f.duration.unwrap() - 0.0162278).abs() < 1e-9);
+        // MXNet's estimator: epoch and batch in brackets, the interval since the last line.
+        let f = text(
+            "[Epoch 1][Batch 950][Samples 248448] time/interval: 14.370s training accuracy: 0.0889",
+        );
+        assert_eq!(
+            (f.step, f.epoch, f.interval),
+            (Some(950), Some(1), Some(14.37))
+        );
+        // Chainer's pretty-printed log: quoted keys, one per line.
+        assert_eq!(text("        \"iteration\": 1000,").step, Some(1000));
+        assert_eq!(
+            text("        \"elapsed_time\": 120.89078151243582").elapsed,
+            Some(120.89078151243582)
+        );
+        // An epoch with no step beside it.
+        let f =
+            text("29 Nov 09:02    INFO  epoch 0 training [time: 41.96s, train loss: 9874.8881]");
+        assert_eq!(
+            (f.epoch_alone, f.duration, f.step),
+            (Some(0), Some(41.96), None)
+        );
+        assert_eq!(
+            text("2026-11-29 08:02:13.250600: Epoch 12").epoch_alone,
+            Some(12)
+        );
+        assert_eq!(text("2026-11-29 08:02:13.250600: Epoch 12").step, None);
     }
 }

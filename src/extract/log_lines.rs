@@ -92,6 +92,8 @@ pub struct LineFacts {
     pub epoch: Option<u64>,
     /// Seconds since the step printed before (see `Fields::interval`).
     pub interval: Option<f64>,
+    /// An epoch with no step beside it (see `Fields::epoch_alone`).
+    pub epoch_alone: Option<u64>,
 }
 
 impl LineFacts {
@@ -105,6 +107,7 @@ impl LineFacts {
         self.either = self.either.or(g.either);
         self.epoch = self.epoch.or(g.epoch);
         self.interval = self.interval.or(g.interval);
+        self.epoch_alone = self.epoch_alone.or(g.epoch_alone);
         self
     }
 
@@ -252,6 +255,7 @@ fn clock(b: &[u8]) -> Option<(i64, i64, f64, usize)> {
 pub fn find_stamp(line: &[u8]) -> Option<Stamp> {
     if let Some(s) = glog_prefix(line)
         .or_else(|| syslog_prefix(line))
+        .or_else(|| day_month_prefix(line))
         .or_else(|| asctime_prefix(line))
         .or_else(|| time_of_day_prefix(line))
     {
@@ -344,6 +348,31 @@ fn syslog_prefix(line: &[u8]) -> Option<Stamp> {
     yearless_stamp(mo, d, h, mi, sec)
 }
 
+/// RecBole's `%d %b %H:%M` (`29 Nov 09:02    INFO …`): day first, the
+/// month's name, the clock to the minute (or the second), no year.
+fn day_month_prefix(line: &[u8]) -> Option<Stamp> {
+    let n = line.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=2).contains(&n) || line.get(n) != Some(&b' ') || line.len() < n + 10 {
+        return None;
+    }
+    let d = digits(&line[..n])?;
+    let rest = &line[n + 1..];
+    let mo = MONTHS.iter().position(|m| rest[..3] == m[..])? as i64 + 1;
+    let clock_at = &rest[4..];
+    if rest[3] != b' ' {
+        return None;
+    }
+    let (h, mi, sec) = match clock(clock_at) {
+        Some((h, mi, sec, _)) => (h, mi, sec),
+        // To the minute: "09:02" then a space.
+        None if clock_at.len() >= 6 && clock_at[2] == b':' && clock_at[5] == b' ' => {
+            (digits(&clock_at[..2])?, digits(&clock_at[3..5])?, 0.0)
+        }
+        None => return None,
+    };
+    yearless_stamp(mo, d, h, mi, sec)
+}
+
 /// A local wall-clock stamp, dated in full.
 fn local_stamp(t: f64) -> Option<Stamp> {
     Some(Stamp {
@@ -372,8 +401,9 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
     }
     let s = &line[dash - 4..];
     // Between date and time: a space, ISO's `T`, open_clip's `,`
-    // ("%Y-%m-%d,%H:%M:%S"), Sockeye's `:` ("2026-11-29:09:05:14").
-    if s.len() < 19 || s[7] != b'-' || !matches!(s[10], b' ' | b'T' | b',' | b':') {
+    // ("%Y-%m-%d,%H:%M:%S"), Sockeye's `:` ("2026-11-29:09:05:14"),
+    // MindSpore's `-` ("ME(…):2026-11-29-09:01:04.340.000").
+    if s.len() < 19 || s[7] != b'-' || !matches!(s[10], b' ' | b'T' | b',' | b':' | b'-') {
         return None;
     }
     let (y, mo, d) = (digits(&s[..4])?, digits(&s[5..7])?, digits(&s[8..10])?);
@@ -585,6 +615,7 @@ fn json_facts(v: &Value) -> LineFacts {
         either: None,
         epoch: None,
         interval: None,
+        epoch_alone: None,
     }
     .or_fields(crate::extract::log_fields::json_fields(v))
 }

@@ -23,6 +23,21 @@ pub fn clock(t: f64) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
+/// A measured figure to three significant digits below 10 ("0.0518",
+/// "2.76") and to one decimal above ("41.2", "100.8"): a step of 52 ms is
+/// not "0.05", and a power reading keeps the decimal it was sampled with.
+pub fn figure(v: f64) -> String {
+    let a = v.abs();
+    let decimals = if a == 0.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else {
+        (2 - a.log10().floor() as i32).clamp(0, 6) as usize
+    };
+    format!("{v:.decimals$}")
+}
+
 /// "2026-11-29 14:03:11".
 pub fn datetime(t: f64) -> String {
     jiff::Timestamp::from_second(t as i64)
@@ -59,11 +74,14 @@ fn row(
     let lo = present.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // Noise of a few tenths should not fill the whole height: draw at least
-    // a tenth of the value's size.
-    let min_span = (hi.abs() * 0.1).max(1.0);
+    // a tenth of the value's size, and never below zero for a series that
+    // has none (a step time of 52 ms drawn from -0.4 s is a wrong number).
+    let min_span = if hi == 0.0 { 1.0 } else { hi.abs() * 0.1 };
     let (lo, hi) = if hi - lo < min_span {
         let mid = (hi + lo) / 2.0;
-        (mid - min_span / 2.0, mid + min_span / 2.0)
+        let floor = if lo >= 0.0 { 0.0 } else { f64::NEG_INFINITY };
+        let bottom = (mid - min_span / 2.0).max(floor);
+        (bottom, bottom + min_span)
     } else {
         (lo, hi)
     };
@@ -138,7 +156,9 @@ pub fn chart(
             continue;
         }
         let (line, range) = row(points, t0, t1, width, glyphs);
-        let label = range.map_or(String::new(), |(lo, hi)| format!("{lo:.1}–{hi:.1}"));
+        let label = range.map_or(String::new(), |(lo, hi)| {
+            format!("{}–{}", figure(lo), figure(hi))
+        });
         let _ = writeln!(out, "{name:>8} {label:>13} {bar}{line}{bar}");
     }
     // Events and the slowdown onset on the same axis.
@@ -206,6 +226,29 @@ fn axis(t0: f64, t1: f64, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn figures_keep_three_significant_digits() {
+        assert_eq!(figure(0.0518), "0.0518");
+        assert_eq!(figure(2.763), "2.76");
+        assert_eq!(figure(41.25), "41.2");
+        assert_eq!(figure(100.8), "100.8");
+        assert_eq!(figure(0.0), "0");
+        assert_eq!(figure(7.0), "7.00");
+    }
+
+    #[test]
+    fn a_small_flat_series_is_never_drawn_below_zero() {
+        let points: Vec<(f64, f64)> = (0..20)
+            .map(|i| (i as f64, 0.0518 + i as f64 * 1e-5))
+            .collect();
+        let (_, range) = row(&points, 0.0, 19.0, 20, Glyphs::Ascii);
+        let (lo, hi) = range.unwrap();
+        assert!((0.0..=0.0518).contains(&lo) && hi >= 0.0519, "{lo} {hi}");
+        let zeros: Vec<(f64, f64)> = (0..5).map(|i| (i as f64, 0.0)).collect();
+        let (line, _) = row(&zeros, 0.0, 4.0, 5, Glyphs::Ascii);
+        assert_eq!(line.chars().count(), 5);
+    }
 
     #[test]
     fn axis_labels_never_collide() {

@@ -3,7 +3,7 @@
 use crate::calc::thermal::{Analysis, EventKind, ThermalVerdict};
 use crate::knowledge::Knowledge;
 use crate::readings::samples::MarkerKind;
-use crate::render::chart::{clock, datetime};
+use crate::render::chart::{clock, datetime, figure};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -85,9 +85,9 @@ pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
         (Some(s), Some(true)) => {
             let _ = writeln!(
                 md,
-                "\nThe slowdown matches: step time rose from {:.2} to {:.2} s/step from {} ({}), {} from the nearest thermal event.",
-                s.baseline_s_per_step,
-                s.after_s_per_step,
+                "\nThe slowdown matches: step time rose from {} to {} s/step from {} ({}), {} from the nearest thermal event.",
+                figure(s.baseline_s_per_step),
+                figure(s.after_s_per_step),
                 clock(s.onset),
                 datetime(s.onset),
                 mins(a.nearest_event_gap_s.unwrap_or(0.0))
@@ -96,9 +96,9 @@ pub fn thermal_brief(a: &Analysis, k: &Knowledge) -> String {
         (Some(s), _) => {
             let _ = write!(
                 md,
-                "\nThe slowdown does not match a thermal event: step time rose from {:.2} to {:.2} s/step from {} ({}){}. Look elsewhere: ",
-                s.baseline_s_per_step,
-                s.after_s_per_step,
+                "\nThe slowdown does not match a thermal event: step time rose from {} to {} s/step from {} ({}){}. Look elsewhere: ",
+                figure(s.baseline_s_per_step),
+                figure(s.after_s_per_step),
                 clock(s.onset),
                 datetime(s.onset),
                 a.nearest_event_gap_s

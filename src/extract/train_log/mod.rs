@@ -177,6 +177,12 @@ struct Scanner {
     table: Option<crate::extract::log_fields::Table>,
     /// The highest step a table row gave (rows redrawn again are skipped).
     table_last_step: Option<u64>,
+    /// Epochs as steps, for a log that numbers nothing else: (epoch,
+    /// seconds) durations, (stamp, epoch) stamps, and the epoch a line
+    /// without one belongs to.
+    epoch_durations: Vec<(u64, f64)>,
+    epoch_stamped: Vec<(f64, u64, Option<f64>)>,
+    current_epoch: Option<u64>,
     /// Keras's current epoch ("Epoch 6/60"), for its per-epoch lines.
     keras_epoch: Option<u64>,
     /// Keras's last frame used: (epoch, batches done, seconds into the epoch).
@@ -344,7 +350,13 @@ fn docker_line(raw: &[u8]) -> Option<Vec<u8>> {
 fn find_step(line: &[u8]) -> Option<u64> {
     let lower: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
     let at = STEP.find(&lower)?;
-    let rest = &line[at + 4..];
+    // "Steps 260480 @ 5119.0 SPS" (TorchBeast): the count after a plural.
+    let skip = if lower.get(at + 4) == Some(&b's') {
+        5
+    } else {
+        4
+    };
+    let rest = &line[at + skip..];
     let start = rest.iter().position(u8::is_ascii_digit)?;
     if rest[..start]
         .iter()
@@ -627,6 +639,12 @@ impl Scanner {
             }
             self.interval_step = Some(step);
         }
+        // A log that counts only epochs (nnU-Net's "Epoch 14" then "Epoch
+        // time: 120.22 s", RecBole's "epoch 8 training [time: 41.63s"):
+        // kept apart, the timing when the log gives no steps at all.
+        if bar_elapsed.is_none() && facts.step.is_none() {
+            self.epoch_line(facts.epoch_alone, stamp, facts.duration);
+        }
         if bar_elapsed.is_none() {
             match (facts.step, facts.timed_or_either()) {
                 // Every step line moves the block on, timed or not: a
@@ -634,7 +652,10 @@ impl Scanner {
                 // a timing printed hours later (darknet's "Total Detection
                 // Time: 38 Seconds" belongs to the iteration before it).
                 (Some(step), _) => self.block_step = Some(step),
-                (None, true) => facts.step = self.block_step,
+                // A line that numbers its own epoch ("epoch 8 training
+                // [time: 41.63s") is its own unit: it borrows no step from
+                // a config dump's "stopping_step = 50".
+                (None, true) if facts.epoch_alone.is_none() => facts.step = self.block_step,
                 _ => {}
             }
             if let Some(ts) = stamp {
@@ -780,6 +801,33 @@ impl Scanner {
                     if let Some(e) = self.latest_elapsed {
                         self.pending_markers.push((e, false, kind));
                     }
+                }
+            }
+        }
+    }
+}
+
+impl Scanner {
+    /// An epoch line ("Epoch 14"), or a timing line under one ("Epoch time:
+    /// 120.22 s"), of a log whose unit may be the epoch.
+    fn epoch_line(&mut self, epoch: Option<u64>, stamp: Option<f64>, duration: Option<f64>) {
+        if let Some(e) = epoch {
+            self.current_epoch = Some(e);
+            if let Some(ts) = stamp
+                && self.epoch_stamped.last().is_none_or(|l| l.1 != e)
+            {
+                self.epoch_stamped.push((ts, e, None));
+            }
+        }
+        if let (Some(e), Some(d)) = (self.current_epoch, duration.filter(|d| *d > 0.0)) {
+            // An epoch's training and its evaluation: the longer is its time.
+            match self.epoch_durations.last_mut() {
+                Some(last) if last.0 == e => last.1 = last.1.max(d),
+                _ => {
+                    if self.epoch_durations.is_empty() && self.durations.is_empty() {
+                        self.duration_anchor = stamp.or(self.last_stamp);
+                    }
+                    self.epoch_durations.push((e, d));
                 }
             }
         }

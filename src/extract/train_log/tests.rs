@@ -300,6 +300,8 @@ fn month_day_stamps_are_words_of_their_own() {
     for line in [
         "INFO 11-29 09:01:44 [__init__.py:241] Automatically detected platform cuda.",
         "(VllmGenerationWorker pid=3391) WARNING 11-29 09:01:31 [utils.py:10] x",
+        // RecBole's colorlog "%d %b %H:%M", to the minute.
+        "29 Nov 09:02    INFO  epoch 0 training [time: 41.96s, train loss: 9874.8881]",
     ] {
         assert!(
             find_stamp(line.as_bytes()).is_some_and(|s| s.yearless),
@@ -323,6 +325,8 @@ fn stamps_of_more_loggers() {
         "[2026-11-29:09:05:14:INFO:sockeye.training:__call__] E=0 B=11800",
         "0: INFO    26-11-29 09:05:14.000000 - 1:03:35 - step: 1330",
         "Sun Nov 29 09:05:14 2026[0]<stderr>:Train Epoch     #1:  74%",
+        // MindSpore's own records: a dash between date and clock.
+        "[WARNING] ME(51234:2814735,MainProcess):2026-11-29-09:05:14.000.000 [model.py:1105] x",
     ] {
         let s = find_stamp(line.as_bytes()).unwrap_or_else(|| panic!("{line}"));
         assert_eq!((s.t, s.yearless, s.dateless), (at, false, false), "{line}");
@@ -485,4 +489,32 @@ fn a_bar_that_shows_no_rate_is_paced_by_its_elapsed_field() {
     assert!((early.sec_per_step - 1.2).abs() < 0.05, "{early:?}");
     let late = log.samples.iter().find(|s| s.step > 700).unwrap();
     assert!((late.sec_per_step - 1.5).abs() < 0.05, "{late:?}");
+}
+
+#[test]
+fn a_log_that_counts_only_epochs_is_paced_by_its_epochs() {
+    // nnU-Net v2: "Epoch N" then "Epoch time: X s", 120 s an epoch, then 150 s.
+    let mut text = String::new();
+    let mut t = 8.0 * 3600.0;
+    for n in 0..40u64 {
+        let secs = if n < 20 { 120.0 } else { 150.0 };
+        let stamp = |t: f64| {
+            format!(
+                "2026-11-29 {:02}:{:02}:{:02}.000000",
+                (t / 3600.0) as u64,
+                (t / 60.0) as u64 % 60,
+                t as u64 % 60
+            )
+        };
+        text += &format!("{}: \n{}: Epoch {n}\n", stamp(t), stamp(t));
+        text += &format!("{}: train_loss -0.61\n", stamp(t + secs - 1.0));
+        t += secs;
+        text += &format!("{}: Epoch time: {secs:.2} s\n", stamp(t));
+    }
+    let log = read(&text);
+    assert!(log.anchored);
+    let early = log.samples.iter().find(|s| s.step >= 5).unwrap();
+    assert!((early.sec_per_step - 120.0).abs() < 1.0, "{early:?}");
+    let late = log.samples.iter().find(|s| s.step >= 30).unwrap();
+    assert!((late.sec_per_step - 150.0).abs() < 1.0, "{late:?}");
 }

@@ -24,6 +24,22 @@ struct Candidate {
 impl Scanner {
     pub(super) fn finish(mut self, start: Option<f64>) -> Result<TrainLog, TrainLogError> {
         let owner_anchor = start.map(|s| (s, "the start time you gave".to_string()));
+        // A log that numbers only its epochs: they are its steps (a stray
+        // step line or two, from a config dump, does not count).
+        if self.durations.len() < 2
+            && self.stamped.len() < 2
+            && self.elapsed_steps.is_empty()
+            && self.either_steps.is_empty()
+            && self.bars.is_empty()
+        {
+            if self.epoch_durations.len() >= 2 {
+                self.durations = std::mem::take(&mut self.epoch_durations);
+                self.after_pause_hint = vec![false; self.durations.len()];
+            }
+            if self.epoch_stamped.len() >= 2 {
+                self.stamped = std::mem::take(&mut self.epoch_stamped);
+            }
+        }
         // The owner's start time wins over torchtune's file name (UTC).
         if self.anchor_from_name && owner_anchor.is_some() {
             self.anchor = None;

@@ -5,6 +5,7 @@
 use crate::calc::budget::{from_free, nominal};
 use crate::calc::pool::{PoolReport, Recommendation, assess};
 use crate::calc::units::show_centi;
+use crate::calc::verdict::{Verdict, judge, share_of_budget};
 use crate::dialogue::ladder::Action;
 use crate::dialogue::plan_turn::build_plan;
 use crate::dialogue::session::{Session, when};
@@ -270,10 +271,25 @@ fn ollama_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
         )
     };
     if need <= left {
+        // Judged as the plan judges a run against a `free -g` taken with
+        // Ollama's models loaded: above the tight line is tight, not a fit.
+        let fit = if judge(need, left, k).verdict == Verdict::Tight {
+            let tight = k.spark("tight above");
+            format!(
+                "It fits beside them, but tight: {} GB is {:.1} % of the {} GB left, margin +{} GB; tight above {:.0} % ({})",
+                show_centi(need),
+                share_of_budget(need, left),
+                show_centi(left),
+                show_centi(left - need),
+                tight.value * 100.0,
+                tight.cite
+            )
+        } else {
+            format!("It fits beside them, margin {} GB", show_centi(left - need))
+        };
         out.push(Block::Text(format!(
-            "Your run needs {} GB ({source}); beside Ollama: {arithmetic}. It fits beside them, margin {} GB. Keep in mind Ollama loads another model on the next request for one that is not loaded.",
+            "Your run needs {} GB ({source}); beside Ollama: {arithmetic}. {fit}. Keep in mind Ollama loads another model on the next request for one that is not loaded.",
             show_centi(need),
-            show_centi(left - need)
         )));
     } else {
         let names: Vec<String> = models.iter().map(|m| m.name.clone()).collect();

@@ -3,6 +3,7 @@
 //! would let both run. Nothing here changes the run or the server.
 
 use crate::calc::units::{plain, show_centi};
+use crate::calc::verdict::{Verdict, share_of_budget};
 use crate::calc::vllm_share::share;
 use crate::dialogue::pool_turn::need;
 use crate::dialogue::session::Session;
@@ -95,17 +96,31 @@ pub fn share_lines(
         show_centi(need_centi)
     ));
     let together = s.claim_centi_gb + need_centi;
+    let verdict = match s.judgement(k) {
+        Some(j) if j.verdict == Verdict::Tight => {
+            let left = s.budget_centi_gb.saturating_sub(s.claim_centi_gb);
+            let tight = k.spark("tight above");
+            format!(
+                "they fit side by side, but tight: your run's {} GB is {:.1} % of the {} GB − {} GB = {} GB the server leaves, margin +{} GB; tight above {:.0} % ({})",
+                show_centi(need_centi),
+                share_of_budget(need_centi, left),
+                show_centi(s.budget_centi_gb),
+                show_centi(s.claim_centi_gb),
+                show_centi(left),
+                show_centi(left - need_centi),
+                tight.value * 100.0,
+                tight.cite
+            )
+        }
+        _ if s.fits() == Some(true) => "they fit side by side".into(),
+        _ => "they do not fit side by side".into(),
+    };
     lines.push(format!(
-        "together: {} GB + {} GB = {} GB against the {} GB pool budget: {}",
+        "together: {} GB + {} GB = {} GB against the {} GB pool budget: {verdict}",
         show_centi(s.claim_centi_gb),
         show_centi(need_centi),
         show_centi(together),
         show_centi(s.budget_centi_gb),
-        if s.fits() == Some(true) {
-            "they fit side by side"
-        } else {
-            "they do not fit side by side"
-        }
     ));
     let weights_fit = |f: f64| weights_load_at(f, s.cuda_gib, model_load_gib);
     lines.push(match s.largest_fraction {
@@ -117,14 +132,34 @@ pub fn share_lines(
             f * s.cuda_gib,
             plain(model_load_gib.unwrap_or_default())
         ),
-        Some(f) => format!(
-            "the largest fraction that leaves your run its peak: ({} GB − {} GB) / {} GB = {} (rounded down to two decimals), i.e. `--gpu-memory-utilization {}`; the KV cache shrinks with it, so check vLLM still serves your context length",
-            show_centi(s.budget_centi_gb),
-            show_centi(need_centi),
-            show_centi(s.cuda_centi_gb()),
-            plain(f),
-            plain(f)
-        ),
+        Some(f) => {
+            let tight = k.spark("tight above");
+            // At the largest fraction the run is tight by definition; the
+            // fraction that keeps it under the line is the one to run at.
+            let untight = match s.untight_fraction.filter(|u| *u < f) {
+                Some(u) => format!(
+                    "; at {} or below your run stays under the tight line ({:.0} % of what the server leaves, {}): ({} GB − {} GB / {} = {} GB) / {} GB = {}",
+                    plain(u),
+                    tight.value * 100.0,
+                    tight.cite,
+                    show_centi(s.budget_centi_gb),
+                    show_centi(need_centi),
+                    plain(tight.value),
+                    show_centi((need_centi as f64 / tight.value).ceil() as u64),
+                    show_centi(s.cuda_centi_gb()),
+                    plain(u)
+                ),
+                None => String::new(),
+            };
+            format!(
+                "the largest fraction that leaves your run its peak: ({} GB − {} GB) / {} GB = {} (rounded down to two decimals), i.e. `--gpu-memory-utilization {}`{untight}; the KV cache shrinks with it, so check vLLM still serves your context length",
+                show_centi(s.budget_centi_gb),
+                show_centi(need_centi),
+                show_centi(s.cuda_centi_gb()),
+                plain(f),
+                plain(f)
+            )
+        }
         None => format!(
             "no fraction leaves your run its peak: the run alone needs {} GB of the {} GB pool budget, so the server has to be stopped for this run, or the run made smaller (shorter packing first, then a smaller batch)",
             show_centi(need_centi),

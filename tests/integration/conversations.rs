@@ -325,7 +325,7 @@ fn sharing_questions_are_answered_with_the_numbers() {
     out.has("left beside your run: 119.48 GB − 78.08 GB = 41.40 GB");
     // 0.3 × 121.69 GiB = 36.507 GiB = 39.199 GB; with the run 117.28 GB.
     out.has(
-        "39.20 GB + 78.08 GB = 117.28 GB against the 119.48 GB pool budget: they fit side by side",
+        "39.20 GB + 78.08 GB = 117.28 GB against the 119.48 GB pool budget: they fit side by side, but tight: your run's 78.08 GB is 97.3 % of the 119.48 GB − 39.20 GB = 80.28 GB the server leaves",
     );
     // "the trainer" is not a framework.
     out.lacks("framework hf");

@@ -347,3 +347,37 @@ fn why_the_flush_comes_first_is_answered_and_the_step_still_waits() {
         );
     }
 }
+
+/// A run that fits beside a server with under a tenth of what the server
+/// leaves to spare is tight, as the plan's own verdict says of it: never a
+/// plain "fits" (set 14, 14 T4: 27.40 GB in the 28.01 GB vLLM left at 0.7).
+#[test]
+fn a_fit_beside_a_server_within_the_tight_line_is_tight() {
+    let run = "Llama 3.2 3B, LoRA, bf16, batch 4, 1k context";
+    for (ask, tight) in [
+        ("can it run next to vllm at 0.7?", true),
+        ("and beside vllm at gpu_memory_utilization 0.69?", true),
+        ("what about vllm at 0.5 next to it?", false),
+    ] {
+        let out = converse(&format!("{run}\n\n{ask}\n"));
+        let reply = from_last(&out, "vLLM beside your run");
+        assert!(reply.contains("they fit side by side"), "{ask}: {reply}");
+        assert_eq!(reply.contains("but tight"), tight, "{ask}: {reply}");
+        // The fraction that keeps the run under the line, with its terms:
+        // (119.48 − 27.40 / 0.9 = 30.45) / 130.66 = 0.681… → 0.68.
+        assert!(
+            reply.contains("(119.48 GB − 27.40 GB / 0.9 = 30.45 GB) / 130.66 GB = 0.68"),
+            "{ask}: {reply}"
+        );
+    }
+    // Beside Ollama's loaded model: 119.48 − 70.00 = 49.48 GB left; a
+    // 45.61 GB run is 92.2 % of it.
+    let out = converse(
+        "ollama ps on the spark:\nNAME            ID              SIZE     PROCESSOR    CONTEXT    UNTIL\ngpt-oss:120b    a951a23b46a1    70 GB    100% GPU     32768      4 minutes from now\nI want QLoRA on Llama 3.1 8B tonight, bf16 compute, batch 4, packing 2048, while ollama keeps gpt-oss loaded. ok?\n",
+    );
+    assert!(
+        out.contains("It fits beside them, but tight: 45.61 GB is 92.2 % of the 49.48 GB left, margin +3.87 GB"),
+        "{out}"
+    );
+    assert!(out.contains("**Verdict: tight.**"), "{out}");
+}

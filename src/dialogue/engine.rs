@@ -397,6 +397,13 @@ fn compose(
             crate::dialogue::plan_turn::build_plan(&session.facts, k)
                 .and_then(|(plan, _)| crate::dialogue::term_question::term_answer(w, &plan))
         });
+    // "colocate 0.3 is how many GB?": the fraction against CUDA's pool.
+    let term = term.or_else(|| {
+        a.words
+            .as_deref()
+            .filter(|_| a.updates.is_empty() && a.what_if.is_empty())
+            .and_then(|w| crate::dialogue::fraction_question::answer(w, k))
+    });
     if let Some(text) = &term {
         reply.push(Block::Text(text.clone()));
     }

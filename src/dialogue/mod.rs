@@ -10,6 +10,7 @@ pub mod engine;
 pub mod evidence;
 pub mod facts;
 pub mod follow_up;
+pub mod fraction_question;
 pub mod greeting;
 pub mod ladder;
 pub mod ollama_log_note;

@@ -96,6 +96,39 @@ mod tests {
                 .contains(&"nvidia_smi_gb10".to_string())
         );
         assert!(topics("QLoRA on Llama 3.1 70B, batch 1").is_empty());
+        // Set 14's plain questions, and the settings and what-ifs beside
+        // them that ask nothing.
+        for (q, topic) in [
+            (
+                "what means paged_adamw? it is using less memory?",
+                "optimizer_memory",
+            ),
+            ("does adamw_8bit save much memory", "optimizer_memory"),
+            (
+                "what's the difference between adamw and adamw 8bit",
+                "optimizer_memory",
+            ),
+            ("thank you. and lora_r 16 is more better?", "lora_rank"),
+            ("is a higher lora rank better?", "lora_rank"),
+            (
+                "what power is normal for this box when training?",
+                "power_cap",
+            ),
+            ("how many watts should it draw", "power_cap"),
+        ] {
+            assert!(
+                topics(q).contains(&topic.to_string()),
+                "{q}: {:?}",
+                topics(q)
+            );
+        }
+        for s in [
+            "what if adamw_8bit",
+            "optimizer paged_adamw_8bit",
+            "lora rank 32, batch 2",
+        ] {
+            assert!(topics(s).is_empty(), "{s}: {:?}", topics(s));
+        }
     }
 
     #[test]

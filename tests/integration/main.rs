@@ -24,6 +24,7 @@ mod oom_out_of_reach;
 mod oom_pool;
 mod paraphrases;
 mod pending_turns;
+mod plain_questions;
 mod plan_cli;
 mod properties;
 mod pty;

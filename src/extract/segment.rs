@@ -165,6 +165,40 @@ fn shape(line: &str) -> Shape {
     if voiced { Shape::Voiced } else { Shape::Words }
 }
 
+/// A line that hands over to what follows: "its startup said:", "the log
+/// shows:", "here's the error:". It ends with a colon after a word of
+/// showing or saying.
+static INTRO: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:said|says|printed|prints|shows?|showed|shown|output|outputs|reports?|reported|logged|logs?|gave|gives|got|get|error|errors|traceback|here(?:'s| is| are)|below|this|these)\b[^:]*:\s*$",
+    )
+});
+
+/// Program sentences have no layout to give them away ("Free memory on
+/// device (110.34/121.69 GiB) on startup."): after a line that hands over
+/// to them, unvoiced lines are the quote, when there are at least two and
+/// one of them is a full sentence (a list of settings under "my run:" is
+/// short lines and stays the owner's).
+fn quoted_after_intro(lines: &[&str], shapes: &mut [Shape]) {
+    let Some(intro) = (0..lines.len().saturating_sub(1)).find(|&i| {
+        matches!(shapes[i], Shape::Voiced | Shape::Words) && INTRO.is_match(lines[i].trim_end())
+    }) else {
+        return;
+    };
+    let after: Vec<usize> = (intro + 1..lines.len())
+        .take_while(|&j| shapes[j] != Shape::Voiced)
+        .filter(|&j| shapes[j] != Shape::Neutral)
+        .collect();
+    let sentence = after
+        .iter()
+        .any(|&j| lines[j].split_whitespace().count() >= 6);
+    if after.len() >= 2 && sentence {
+        for j in after {
+            shapes[j] = Shape::Data;
+        }
+    }
+}
+
 /// A sentence that quotes a few settings ("LoRA r=16 on gemma-3-27b, bf16,
 /// per_device_train_batch_size=1. It loaded fine, then died:"): mostly
 /// words, the pairs a small share. A log's key=value line is mostly pairs,
@@ -238,6 +272,7 @@ pub fn segments(text: &str) -> Vec<Segment> {
             shapes[i] = Shape::Data;
         }
     }
+    quoted_after_intro(&lines, &mut shapes);
     if !shapes.contains(&Shape::Data) {
         return whole_or_stacked(text);
     }
@@ -696,6 +731,34 @@ mod tests {
         let t = "my fork crashes in attention.cu:88 every time I start it with batch 4\nand Qwen2.5 7B lora";
         assert_eq!(segments(t).len(), 1);
         assert!(!printed(t));
+    }
+
+    #[test]
+    fn program_sentences_after_a_line_that_hands_over_are_the_quote() {
+        // vLLM's startup check prints plain sentences, no stamp or layout.
+        let t = "qlora llama 3.1 70b, bs1, ctx 2k. vllm already up on the box, its startup said:\nFree memory on device (110.34/121.69 GiB) on startup.\nDesired GPU memory utilization is (0.87, 105.87 GiB).\nActual usage is 86.93 GiB for consumed memory (weights + non-torch),\n3.6 GiB for peak activation, and 0.26 GiB for CUDAGraph memory.";
+        let k = kinds(t);
+        assert_eq!(k.len(), 2, "{k:?}");
+        assert_eq!(k[0].0, Source::Prose);
+        assert_eq!(
+            k[1],
+            (
+                Source::Paste,
+                "Free memory on device (110.34/121.69 GiB) on startup.".into()
+            )
+        );
+        let t = "the error log shows this:\nCUDA error: out of memory while allocating the KV cache for the model\nPlease reduce max_model_len or increase gpu_memory_utilization";
+        // (A short line ending in a colon heads the paste under it.)
+        let last = segments(t).pop().unwrap();
+        assert_eq!(last.source, Source::Paste);
+        assert!(last.text.contains("CUDA error"), "{:?}", kinds(t));
+        // Settings listed under "my run:" stay the owner's words.
+        for t in [
+            "here is my run:\nqlora llama 3.1 8b\nbatch 4\npacking 2048",
+            "the plan shows this:\nbatch 2 and packing 1024\nI want bigger",
+        ] {
+            assert_eq!(segments(t).len(), 1, "{:?}", kinds(t));
+        }
     }
 
     #[test]

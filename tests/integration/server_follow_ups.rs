@@ -381,3 +381,29 @@ fn a_fit_beside_a_server_within_the_tight_line_is_tight() {
     );
     assert!(out.contains("**Verdict: tight.**"), "{out}");
 }
+
+/// The run said in the words above a vLLM startup check (plain sentences,
+/// no stamps) is the owner's run; the check is the server's (set 14, 02 T1).
+#[test]
+fn a_run_said_above_a_vllm_startup_check_is_planned_beside_it() {
+    let check = "Free memory on device (110.34/121.69 GiB) on startup.\nDesired GPU memory utilization is (0.87, 105.87 GiB).\nActual usage is 86.93 GiB for consumed memory (weights + non-torch),\n3.6 GiB for peak activation, and 0.26 GiB for CUDAGraph memory.";
+    for (words, noted) in [
+        (
+            "qlora llama 3.1 70b, bs1, ctx 2k. vllm already up on the box, its startup said:",
+            "Noted: model Llama 3.1 70B, method QLoRA, batch 1",
+        ),
+        (
+            "lora on qwen2.5 7b, bf16, batch 2, packing 2048 -- the vllm log printed this:",
+            "Noted: model Qwen2.5 7B, method LoRA, dtype bf16, batch 2, pack 2048",
+        ),
+    ] {
+        let out = converse(&format!("{words}\n{check}\n"));
+        assert!(out.contains(noted), "{words}: {out}");
+        assert!(out.contains("0.87 × 121.69 GiB"), "{words}: {out}");
+        assert!(!out.contains("your run: not planned yet"), "{words}: {out}");
+        assert!(
+            !out.contains("gpu_memory_utilization 0.87 (you said"),
+            "{out}"
+        );
+    }
+}

@@ -930,7 +930,11 @@ fn not_understood(session: &Session, a: &Absorbed) -> Reply {
     if let Some(text) = crate::dialogue::command_line::command_line_reply(said) {
         return Reply::info(text);
     }
-    if let Some(text) = crate::dialogue::bare_setting::bare_setting_reply(said, &session.facts) {
+    if let Some(text) = crate::dialogue::bare_setting::bare_setting_reply(
+        said,
+        &session.facts,
+        &session.banner_batches,
+    ) {
         return Reply::info(text);
     }
     if let Some(text) = done_reply(session, said) {

@@ -4,7 +4,7 @@
 use crate::calc::defaults::{Choices, complete};
 use crate::calc::model_spec::{from_catalog, from_config, from_params};
 use crate::calc::plan::{Plan, make_plan};
-use crate::calc::setup::{Method, ModelSpec};
+use crate::calc::setup::ModelSpec;
 use crate::calc::solve::{SolveFor, solve};
 use crate::dialogue::facts::{Facts, Known, ModelChoice, SlotName, show_model};
 use crate::dialogue::session::{PlanRecord, Session, age, hours_between, when};
@@ -35,13 +35,10 @@ pub fn missing(facts: &Facts) -> Vec<SlotName> {
     if facts.method.is_none() {
         out.push(SlotName::Method);
     }
-    let qlora = facts
-        .method
-        .as_ref()
-        .is_some_and(|m| m.value == Method::Qlora);
-    if facts.dtype.is_none() && !qlora {
-        out.push(SlotName::Dtype);
-    }
+    // The dtype is not asked: bf16 is what the stacks load in on a Spark,
+    // and the plan states it under "Assumed" where one word changes it
+    // (asking for it while what-ifs and server answers already priced
+    // bf16 was the inconsistency set 14 found, six turns of it).
     if facts.batch.is_none() {
         out.push(SlotName::Batch);
     }

@@ -200,3 +200,25 @@ fn plain_words_reach_every_estimator_knob() {
     assert!(s.contains("Longest packing length that fits: **"), "{s}");
     assert!(s.contains("Tensor parallel is refused"), "{s}");
 }
+
+/// A run given without a dtype is planned in bf16, said under "Assumed",
+/// never asked for while what-ifs and server answers already price bf16
+/// (set 14: six turns asked for it); one word changes it.
+#[test]
+fn a_run_without_a_dtype_is_planned_in_bf16_and_says_so() {
+    for run in [
+        "lora llama 3.1 8b batch 2 packing 2048",
+        "full fine-tune of qwen3 0.6b, bs 4, 1k context",
+        "Llama 3.2 3B, LoRA, batch 4, 1k context",
+    ] {
+        let out = crate::support::converse(&format!("{run}\n"));
+        assert!(out.contains("**Verdict:"), "{run}: {out}");
+        assert!(out.contains("Assumed: bf16"), "{run}: {out}");
+        assert!(
+            !out.contains("the dtype: bf16, fp16 or fp32"),
+            "{run}: {out}"
+        );
+        let out = crate::support::converse(&format!("{run}\n\nfp16\n"));
+        assert!(out.contains("dtype fp16"), "{run}: {out}");
+    }
+}

@@ -100,6 +100,9 @@ pub struct WhatIf {
     pub changes: Vec<String>,
     pub current: PlanSummary,
     pub hypothetical: PlanSummary,
+    /// Why both peaks are the same, when they are ("per_device_train_batch_size
+    /// counts completions …"): equal figures with no reason read as a bug.
+    pub same_peak: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -134,11 +134,29 @@ pub fn what_if_block(
         return Some(Block::Summary(Box::new(summary(&now))));
     }
     let (current, hypothetical) = pair(&now, &then);
+    let same_peak = (current.peak_centi_gb == hypothetical.peak_centi_gb)
+        .then(|| same_peak_reason(facts, &after))
+        .flatten();
     Some(Block::WhatIf(Box::new(WhatIf {
         changes: changes(facts, &after),
         current,
         hypothetical,
+        same_peak,
     })))
+}
+
+/// Why a what-if leaves the peak where it was. Only the generations have
+/// a reason of their own (TRL counts completions in the batch); any other
+/// change sizes nothing in the binding phase.
+fn same_peak_reason(before: &Facts, after: &Facts) -> Option<String> {
+    let gens = |f: &Facts| f.objective.as_ref().and_then(|o| o.value.generations);
+    if gens(before) != gens(after) {
+        let batch = after.batch.as_ref().map_or(1, |b| b.value);
+        return Some(format!(
+            "the step holds the same {batch} completion(s) either way: per_device_train_batch_size counts completions, not prompts (TRL GRPOConfig), so more generations per prompt take more steps (or more accumulation) per prompt, not more memory per step; colocated vLLM's KV cache stays inside its fraction"
+        ));
+    }
+    Some("nothing this change sizes is in the phase that binds".into())
 }
 
 /// "Changed: pack 2048 → 8192" with both plans' peaks and verdicts.

@@ -20,12 +20,12 @@ static GENERATIONS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:max_prompt_length|max_prompt_token_length|prompt_max_len)(?:\s*[=:]\s*|\s+)(\d+)|\bprompts? (?:length |len )?(?:of |up to |at most )?(\d+)\b|\b(\d+)[- ]token prompts?\b",
+        r"(?i)\b(?:max_prompt_length|max_prompt_token_length|prompt_max_len)(?:\s*[=:]\s*|\s+)(\d+)|\bprompts? (?:length |len |lengths |are |is )?(?:of |up to |at most |about |around |roughly |under |~ ?)?(\d+)\b(?:\s*tokens?)?|\b(\d+)[- ]token prompts?\b",
     )
 });
 static COMPLETION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:max_completion_length|max_response_length|response_length|generate_max_len)(?:\s*[=:]\s*|\s+)(\d+)|\bcompletions? (?:length |len )?(?:of |up to |at most )?(\d+)\b|\b(\d+)[- ]token completions?\b",
+        r"(?i)\b(?:max_completion_length|max_response_length|response_length|generate_max_len)(?:\s*[=:]\s*|\s+)(\d+)|\bcompletions? (?:length |len |lengths |are |is )?(?:of |up to |at most |about |around |roughly |under |~ ?)?(\d+)\b|\b(\d+)[- ]token completions?\b",
     )
 });
 /// "chosen up to 700 tokens", "max chosen len 700", "rejected ~500".
@@ -174,6 +174,31 @@ mod tests {
             (Some(4), Some(256), Some(1024), Some(0.0))
         );
         assert_eq!(s.vllm.as_deref(), Some("server"));
+        // Lengths said loosely (set 14, 12 T1).
+        for (t, prompt, completion) in [
+            (
+                "GRPO on qwen2.5 7b with lora, 8 generations, vllm colocate at 0.3, completions up to 1024, prompts about 512",
+                512,
+                1024,
+            ),
+            (
+                "grpo, prompts around 256 tokens, completion length of 768",
+                256,
+                768,
+            ),
+            (
+                "grpo with prompts ~300 and completions under 2048",
+                300,
+                2048,
+            ),
+        ] {
+            let (s, _) = objective_in(t).unwrap();
+            assert_eq!(
+                (s.prompt, s.completion),
+                (Some(prompt), Some(completion)),
+                "{t}"
+            );
+        }
     }
 
     #[test]

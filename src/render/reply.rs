@@ -83,10 +83,13 @@ fn block(b: &Block, k: &Knowledge) -> String {
             md
         }
         Block::WhatIf(w) => format!(
-            "What if {} — side by side, nothing changed yet:\n\n- your run as it is: {}\n- what if: {}\n\nSay \"ok, do that\" to adopt it; anything else keeps the run as it is.",
+            "What if {} — side by side, nothing changed yet:\n\n- your run as it is: {}\n- what if: {}\n{}\nSay \"ok, do that\" to adopt it; anything else keeps the run as it is.",
             w.changes.join(", "),
             summary(&w.current),
-            summary(&w.hypothetical)
+            summary(&w.hypothetical),
+            w.same_peak
+                .as_ref()
+                .map_or(String::new(), |why| format!("\nThe same peak: {why}.\n"))
         ),
         Block::Summary(s) => format!(
             "Your run: {}.\n\nThe full worksheet is one request away: say \"full plan\".",

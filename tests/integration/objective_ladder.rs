@@ -152,3 +152,33 @@ fn the_longest_chosen_and_rejected_rows_price_the_pairs() {
         "{out}"
     );
 }
+
+/// "would 16 gens be worse for memory?" shows both peaks, and when they are
+/// the same it says why (set 14, 12 T2: equal figures with no reason).
+#[test]
+fn a_generations_what_if_with_the_same_peak_says_why() {
+    for (run, ask) in [
+        (
+            "GRPO on qwen2.5 7b with lora, 8 generations, vllm colocate at 0.3, completions up to 1024, prompts about 512, batch 2",
+            "would 16 gens be worse for memory?",
+        ),
+        (
+            "grpo, qwen3 8b lora, batch 4, prompts around 256 tokens, completion length of 512",
+            "what if 4 generations",
+        ),
+    ] {
+        let out = crate::support::converse(&format!("{run}\n\n{ask}\n"));
+        let reply = crate::support::from_last(&out, "What if");
+        assert!(reply.contains("The same peak:"), "{ask}: {reply}");
+        assert!(
+            reply.contains("counts completions, not prompts"),
+            "{ask}: {reply}"
+        );
+    }
+    // A what-if that moves the peak says nothing of the kind.
+    let out = crate::support::converse(
+        "grpo, qwen3 8b lora, batch 4, prompts around 256 tokens, completion length of 512\n\nwhat if completions of 2048\n",
+    );
+    let reply = crate::support::from_last(&out, "What if");
+    assert!(!reply.contains("The same peak"), "{reply}");
+}

@@ -620,6 +620,7 @@ fn finish(session: &mut Session, mut out: Absorbed, k: &Knowledge) -> Absorbed {
     if let Some(topic) = topic_of(&out) {
         session.topic = Some(topic);
     }
+    session.server_failed |= out.server_oom;
     out
 }
 
@@ -647,7 +648,11 @@ fn topic_of(a: &Absorbed) -> Option<Topic> {
         && a.updates
             .iter()
             .all(|u| u.slot == crate::dialogue::facts::SlotName::Free);
-    if a.oom.is_some() {
+    // A server killed for memory (dmesg's oom-killer invoked by a vLLM
+    // worker) is the server's topic: "what do I change?" is about its knobs.
+    if a.server_oom && a.oom.is_none() {
+        Some(Topic::Server)
+    } else if a.oom.is_some() {
         Some(Topic::Oom)
     } else if a.thermal {
         Some(Topic::Thermal)

@@ -72,6 +72,7 @@ pub fn respond_with(
     k: &Knowledge,
     files: &dyn Files,
 ) -> Reply {
+    let pending_before = session.pending.clone();
     let absorbed = absorb(session, text, now, k);
     let about_pending = absorbed.approval.is_some()
         || absorbed.oom.is_some()
@@ -96,8 +97,11 @@ pub fn respond_with(
         && reply.verdict.is_none()
         && session.pending.is_some()
         && reply.blocks.len() == 1;
+    // A proposal made in this very reply asks its own question.
+    let proposed_now = session.pending.is_some() && session.pending != pending_before;
     if !about_pending
         && !restated
+        && !proposed_now
         && let Some(action) = &session.pending
     {
         reply = reply.then(format!(
@@ -431,6 +435,17 @@ fn compose(
             }
             session.last_answer.push(topic);
             domain_answered = true;
+        }
+        // "should I flush first?" after a server died for memory: the
+        // flush before its relaunch, for the owner's yes.
+        if domain_answered
+            && session.server_failed
+            && session.topic == Some(crate::dialogue::session::Topic::Server)
+            && session.pending.is_none()
+            && session.last_answer.iter().any(|t| t.starts_with("flush"))
+        {
+            session.pending = Some(Action::Rung(crate::extract::oom::Rung::Flush));
+            reply.push(Block::Text(SERVER_FLUSH.into()));
         }
     }
     // "Batch or seq first?": the ladder's order, with both figures.
@@ -796,7 +811,9 @@ fn approval_reply(
 ) -> Reply {
     match (action, ans) {
         (Action::Rung(rung), Answer::Yes) => {
-            let (text, commands) = applied(*rung, &session.facts, k);
+            let server = session.server_failed
+                && session.topic == Some(crate::dialogue::session::Topic::Server);
+            let (text, commands) = applied(*rung, &session.facts, k, server);
             let mut reply = Reply {
                 commands,
                 ..Reply::info(text)
@@ -884,6 +901,9 @@ fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
         })
         .collect()
 }
+
+/// The flush offered before an inference server's relaunch.
+const SERVER_FLUSH: &str = "Here it fits: the server died for memory, so flushing the page cache with the server stopped, before its relaunch, gives the pool back what reading the weights left cached. It changes system state, so it is your call: shall I give you the command? (yes/no)";
 
 /// An inference server failed beside the run: its own knobs, not the
 /// training ladder.

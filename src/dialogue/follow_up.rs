@@ -79,10 +79,12 @@ pub fn follow_up_blocks(
         }
         // "what do I change first?" after a server failed: its first knob,
         // with the figure its own log or config gave.
-        Topic::Server if kind == FollowUp::Advice => session
-            .vllm_log
-            .as_ref()
-            .map(|l| vec![Block::Text(server_first_knob(&l.value, k))]),
+        Topic::Server if kind == FollowUp::Advice => {
+            Some(vec![Block::Text(match session.vllm_log.as_ref() {
+                Some(l) => server_first_knob(&l.value, k),
+                None => crate::dialogue::server_bounds::fraction_bounds(session, k),
+            })])
+        }
         Topic::Server => None,
         Topic::Unread => Some(vec![Block::Text(format!(
             "I could not read that paste, so I cannot say what it means for your run. {}",

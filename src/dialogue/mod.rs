@@ -22,6 +22,7 @@ pub mod pool_turn;
 pub mod questions;
 pub mod remark;
 pub mod restated_yes;
+pub mod server_bounds;
 pub mod session;
 pub mod share_turn;
 pub mod slot_table;

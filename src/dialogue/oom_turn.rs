@@ -242,9 +242,14 @@ pub fn proposal(rung: Rung, facts: &Facts, k: &Knowledge) -> String {
     }
 }
 
-/// What to do once the owner approved a rung.
-pub fn applied(rung: Rung, facts: &Facts, k: &Knowledge) -> (String, Vec<String>) {
-    let tell = " Restart the run and tell me whether it still OOMs.";
+/// What to do once the owner approved a rung. `server`: the flush is for
+/// an inference server's relaunch, not a training run's.
+pub fn applied(rung: Rung, facts: &Facts, k: &Knowledge, server: bool) -> (String, Vec<String>) {
+    let tell = if server {
+        " Then relaunch the server and tell me whether it still dies (a `free -g` pasted before the relaunch shows what it will find)."
+    } else {
+        " Restart the run and tell me whether it still OOMs."
+    };
     match rung {
         Rung::Flush => {
             let c = k.command("drop-caches").command.clone();

@@ -79,6 +79,9 @@ pub struct Session {
     /// Memory another process holds, as the owner said it ("someone loaded
     /// gpt-oss 120b in it, like 65gb"): (who, hundredths of a GB).
     pub held_said: Option<Known<(String, u64)>>,
+    /// An inference server was killed or failed for memory in this
+    /// conversation: a flush before its relaunch is the ladder's step 1.
+    pub server_failed: bool,
     /// The topic of the last domain answer given (knowledge/questions.md),
     /// for a follow-up that names no subject ("is it harmful?").
     pub last_answer: Vec<String>,

@@ -1011,9 +1011,18 @@ static LOADED_BY_OTHER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Is this sentence about an inference server and not about the run?
 fn about_server(sentence: &str) -> bool {
-    SERVER_TALK.is_match(sentence) && !TRAINING_TALK.is_match(sentence)
-        || LOADED_BY_OTHER.is_match(sentence) && !TRAINING_TALK.is_match(sentence)
+    // "there is no training on the box, only vllm": training said absent
+    // is no training talk.
+    let sentence = NO_TRAINING.replace_all(sentence, "");
+    SERVER_TALK.is_match(&sentence) && !TRAINING_TALK.is_match(&sentence)
+        || LOADED_BY_OTHER.is_match(&sentence) && !TRAINING_TALK.is_match(&sentence)
 }
+
+static NO_TRAINING: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:no|not|nothing|without|isn't|aren't|zero)\s+(?:\w+\s+)?(?:training|trainer|train\w*|fine-?tun\w*)(?:\s+(?:job|run|running))?\b",
+    )
+});
 
 static LOG_TZ: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
@@ -1091,6 +1100,17 @@ fn thermal_words(session: &mut Session, text: &str, at: Timestamp, out: &mut Abs
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn training_said_absent_leaves_a_sentence_about_the_server() {
+        for t in [
+            "there is no training on the box right now, only vllm, the model takes about 74 GiB.",
+            "nothing is training, vllm holds 40 GiB",
+        ] {
+            assert!(about_server(t), "{t}");
+        }
+        assert!(!about_server("vllm beside my training run"));
+    }
 
     #[test]
     fn a_change_asked_for_heat_is_not_about_memory() {

@@ -407,3 +407,49 @@ fn a_run_said_above_a_vllm_startup_check_is_planned_beside_it() {
         );
     }
 }
+
+/// A vLLM server killed for memory with no training on the box (set 14,
+/// 05): "what do I change?" gets the two bounds on its fraction with their
+/// arithmetic (never a training run asked for), "should I flush first?"
+/// offers the flush for a yes, and the yes gives the command and asks for
+/// the server's relaunch.
+#[test]
+fn a_server_killed_for_memory_gets_its_fraction_bounds_and_a_flush_offer() {
+    let dmesg = "NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY]\nVLLM::Worker_TP invoked oom-killer: gfp_mask=0x102cc2(GFP_HIGHUSER)";
+    for (said, ask) in [
+        (
+            "there is no training on the box right now, only vllm, the model takes about 74 GiB.",
+            "what do I change?",
+        ),
+        (
+            "nothing is training, vllm's model is like 74 GiB.",
+            "what should I do now?",
+        ),
+    ] {
+        let out = converse(&format!(
+            "my vllm keeps getting killed right after the weights finish loading. dmesg on the box:\n{dmesg}\n\n{said} {ask}\n\nshould I flush the cache first? how?\n\nyes\n"
+        ));
+        assert!(
+            !out.contains("To plan this run I still need"),
+            "{said}: {out}"
+        );
+        // (119.48 GB idle budget) / 130.66 GB = 0.914… → 0.91.
+        assert!(out.contains("at most 0.91"), "{said}: {out}");
+        // 74 GiB / 121.69 GiB = 0.6081… → 0.61 (up).
+        assert!(
+            out.contains("at least 0.61: the weights' 79.46 GB (74.00 GiB"),
+            "{said}: {out}"
+        );
+        assert!(
+            out.contains("shall I give you the command? (yes/no)"),
+            "{out}"
+        );
+        let yes = from_last(&out, "Approved.");
+        assert!(
+            yes.contains("sync; echo 3 > /proc/sys/vm/drop_caches"),
+            "{yes}"
+        );
+        assert!(yes.contains("relaunch the server"), "{yes}");
+        assert!(!out.contains("Still waiting for your yes or no"), "{out}");
+    }
+}

@@ -521,7 +521,7 @@ pub fn text_fields(line: &str) -> Fields {
     if f.step.is_none()
         && let Some(c) = STEP_FORMS.captures(line)
     {
-        f.step = (1..=10)
+        f.step = (1..=11)
             .find_map(|i| c.get(i))
             .and_then(|m| m.as_str().parse().ok());
     }
@@ -559,6 +559,11 @@ pub fn text_fields(line: &str) -> Fields {
     {
         f.duration = Some(secs / n);
     }
+    if f.elapsed.is_none()
+        && let Some(c) = ELAPSED_WORDS.captures(line)
+    {
+        f.elapsed = c[1].parse().ok();
+    }
     f
 }
 
@@ -566,6 +571,12 @@ pub fn text_fields(line: &str) -> Fields {
 /// ("epoch 0.476") nor a count of a total ("Epoch 1/30").
 static EPOCH_WORD: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| crate::extract::re(r"(?i)\bepoch\s*[:=]?\s*(\d+)\b(?:[^./\d]|$)"));
+
+/// "2.356809 seconds elapsed" (LightGBM's CLI after each iteration): the
+/// time since training began, its value before its words.
+static ELAPSED_WORDS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"(?i)\b(\d+(?:\.\d+)?)\s*(?:seconds|secs?|s)\s+elapsed\b")
+});
 
 /// "Time(1000 iters): 12.342s", "time (100 steps) = 4.2 s".
 static TIME_PER_N: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -649,11 +660,13 @@ static SPACED_PAIR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// Step forms that are not `key: value`: mlx-lm's "Iter 310:", mmengine's
 /// "Iter(train) [  10/160000]", CLU's "logging_writer.py:48] [512]",
 /// tqdm's loggable "Progress on: 50.0it/30.0kit", darknet's " 1: 1383.44,
-/// 1383.44 avg loss, …" (the iteration, then its loss); detectron2-style
-/// "iter: 19" is a key.
+/// 1383.44 avg loss, …" (the iteration, then its loss), XGBoost's
+/// EvaluationMonitor "[10]\ttrain-logloss:0.687" (the round, a tab, its
+/// metrics; also after a journald "host proc[pid]: " prefix);
+/// detectron2-style "iter: 19" is a key.
 static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b|^\s*(\d+):\s+[-+]?\d[\d.]*,\s",
+        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b|^\s*(\d+):\s+[-+]?\d[\d.]*,\s|(?:^|:\s)\[?(\d+)\]\t",
     )
 });
 

@@ -413,8 +413,11 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
     // A trailing Z is UTC; an offset gives the local wall clock already.
     let utc = rest.first() == Some(&b'Z');
     // "+01:00": the digits before it are the wall clock: keep them.
-    let zoned =
-        !utc && matches!(rest.first(), Some(b'+' | b'-')) && rest.len() >= 6 && rest[3] == b':';
+    // "+0100" (strftime's %z, journald's short-iso-precise) as well.
+    let zoned = !utc
+        && matches!(rest.first(), Some(b'+' | b'-'))
+        && (rest.len() >= 6 && rest[3] == b':'
+            || rest.len() >= 5 && rest[1..5].iter().all(u8::is_ascii_digit));
     Some(Stamp {
         t,
         utc,

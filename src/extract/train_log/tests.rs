@@ -518,3 +518,42 @@ fn a_log_that_counts_only_epochs_is_paced_by_its_epochs() {
     let late = log.samples.iter().find(|s| s.step >= 30).unwrap();
     assert!((late.sec_per_step - 150.0).abs() < 1.0, "{late:?}");
 }
+
+#[test]
+fn boosting_rounds_with_an_elapsed_count_or_a_journal_stamp() {
+    use crate::extract::log_fields::text_fields;
+    // LightGBM's CLI: the time since training began, then the iteration.
+    let f = text_fields("[LightGBM] [Info] 2.356809 seconds elapsed, finished iteration 1");
+    assert_eq!((f.step, f.elapsed), (Some(1), Some(2.356809)));
+    // XGBoost's EvaluationMonitor, bare and under journald's prefix.
+    assert_eq!(
+        text_fields("[10]\ttrain-logloss:0.68718\tvalid-logloss:0.68720").step,
+        Some(10)
+    );
+    let line =
+        "2026-11-29T09:02:34.264089+0100 spark-01 python3[4187]: [10]\ttrain-logloss:0.68718";
+    assert_eq!(text_fields(line).step, Some(10));
+    // journald's short-iso-precise offset has no colon: the wall clock.
+    let s = crate::extract::log_lines::find_stamp(line.as_bytes()).unwrap();
+    assert!(s.zoned && !s.utc);
+    // A pid in brackets is no round, and neither is a bracketed count
+    // without the tab.
+    assert_eq!(
+        text_fields("spark-01 python3[4187]: loading /data/train.parquet").step,
+        None
+    );
+    // 100 s per 1000 rounds of elapsed, then 125 s: paced by the elapsed count.
+    let mut text = String::new();
+    let mut e = 0.0;
+    for n in 1..=3000u64 {
+        e += if n <= 1500 { 0.1 } else { 0.125 };
+        text += &format!(
+            "[LightGBM] [Info] Iteration:{n}, valid_1 auc : 0.70\n[LightGBM] [Info] {e:.6} seconds elapsed, finished iteration {n}\n"
+        );
+    }
+    let log = read(&text);
+    let early = log.samples.iter().find(|s| s.step > 500).unwrap();
+    assert!((early.sec_per_step - 0.1).abs() < 0.01, "{early:?}");
+    let late = log.samples.iter().find(|s| s.step > 2500).unwrap();
+    assert!((late.sec_per_step - 0.125).abs() < 0.01, "{late:?}");
+}

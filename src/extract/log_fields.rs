@@ -316,12 +316,18 @@ fn set(f: &mut Fields, role: Role, value: &str) {
                 .unwrap_or("");
             // "20,100": thousands separators (see `with_thousands`); ML-Agents
             // ends its "Step: 510000." with the sentence's full stop.
-            f.step = head
+            let head = head
                 .trim()
                 .trim_end_matches(['.', ',', ';'])
-                .replace(',', "")
-                .parse()
-                .ok();
+                .replace(',', "");
+            // "1.23e+04": OpenAI's logger prints every value with "%-8.3g",
+            // the step too (a whole number, to three digits).
+            f.step = head.parse().ok().or_else(|| {
+                head.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && *v >= 0.0 && v.fract() == 0.0 && *v < 1e15)
+                    .map(|v| v as u64)
+            });
         }
         Role::Stamp if f.stamp.is_none() => {
             let v = value.trim().trim_matches('"');
@@ -448,11 +454,16 @@ pub fn text_fields(line: &str) -> Fields {
         }
     }
     // "| time_elapsed | 21 |": a logger table's row.
-    let cells: Vec<&str> = line
+    let mut cells: Vec<&str> = line
         .split('|')
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .collect();
+    // A stamp that a wrapper put before the row (`kubectl logs
+    // --timestamps`, `docker logs -t`) is no cell of the table.
+    if cells.len() == 3 && is_only_stamp(cells[0]) {
+        cells.remove(0);
+    }
     if let [key, value] = cells.as_slice() {
         let words: Vec<&str> = key.split_whitespace().collect();
         set_by_key_words(&mut f, &words, value);
@@ -565,6 +576,11 @@ pub fn text_fields(line: &str) -> Fields {
         f.elapsed = c[1].parse().ok();
     }
     f
+}
+
+/// A cell that is a timestamp and nothing more ("2026-11-29T08:02:13.79Z").
+fn is_only_stamp(cell: &str) -> bool {
+    !cell.contains(' ') && cell.len() >= 19 && find_stamp(cell.as_bytes()).is_some()
 }
 
 /// "epoch 8 training", "Epoch 14": an epoch's number, not a share of one

@@ -557,3 +557,19 @@ fn boosting_rounds_with_an_elapsed_count_or_a_journal_stamp() {
     let late = log.samples.iter().find(|s| s.step > 2500).unwrap();
     assert!((late.sec_per_step - 0.125).abs() < 0.01, "{late:?}");
 }
+
+#[test]
+fn a_logger_table_under_a_wrappers_stamp_with_its_step_in_g_format() {
+    use crate::extract::log_fields::text_fields;
+    // improved-diffusion's logger (OpenAI's "%-8.3g") under kubectl's stamp.
+    let f = text_fields("2026-11-29T08:02:13.795257622Z | step       | 1.23e+04 |");
+    assert_eq!(f.step, Some(12300));
+    assert_eq!(text_fields("| step | 0 |").step, Some(0));
+    // Not a whole number, not a step.
+    assert_eq!(text_fields("| step | 1.5 |").step, None);
+    // A row whose first cell has more than a stamp is no stamped row.
+    assert_eq!(
+        text_fields("at 2026-11-29T08:02:13Z | step | 7 |").step,
+        None
+    );
+}

@@ -222,7 +222,12 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
             overlong = Some(overlong.unwrap_or(i + 1));
             continue;
         }
-        let text = String::from_utf8_lossy(&raw);
+        // Valid UTF-8 (every sampler's output) is checked by the fast path;
+        // only a damaged line pays for the lossy copy.
+        let text = match std::str::from_utf8(&raw) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(&raw),
+        };
         let line = text.trim_end_matches(['\n', '\r']).trim();
         if line.starts_with('#') {
             if let Some(cols) = crate::extract::dmon::dmon_header(line) {
@@ -250,10 +255,10 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
             columns = line.split(',').map(field_of).collect();
             continue;
         }
-        let cells: Vec<&str> = line.split(',').collect();
         let mut s = ThermalSample::untimed();
         let mut counter_slot = 0usize;
-        for (field, cell) in columns.iter().zip(cells.iter()) {
+        // No Vec per row: a day at 1 Hz is 86,400 of them.
+        for (field, cell) in columns.iter().zip(line.split(',')) {
             match field {
                 Field::Timestamp => s.t = parse_time(cell).unwrap_or(f64::NAN),
                 Field::Temp => {
@@ -314,6 +319,7 @@ pub fn read_thermal(input: impl BufRead) -> Result<Vec<ThermalSample>, ThermalCs
         }
         if s.t.is_nan() {
             // A line with a value but no readable time cannot be placed.
+            let cells: Vec<&str> = line.split(',').collect();
             if cells.len() >= 2
                 && cells.iter().any(|c| number(c).is_some())
                 && !columns.contains(&Field::Timestamp)

@@ -559,11 +559,18 @@ pub fn text_fields(line: &str) -> Fields {
         f.epoch_alone = f
             .epoch
             .take()
-            .or_else(|| EPOCH_WORD.captures(line).and_then(|c| c[1].parse().ok()));
+            .or_else(|| {
+                // The regex only where the word is: most lines have none.
+                line.contains("poch")
+                    .then(|| EPOCH_WORD.captures(line))
+                    .flatten()
+                    .and_then(|c| c[1].parse().ok())
+            });
     }
     // HugeCTR's "Time(1000 iters): 12.342s": the seconds of the last N steps.
     if f.duration.is_none()
         && f.interval.is_none()
+        && line.contains("ime")
         && let Some(c) = TIME_PER_N.captures(line)
         && let (Ok(n), Some(secs)) = (c[1].parse::<f64>(), seconds(&c[2], 1.0))
         && n >= 1.0
@@ -571,6 +578,7 @@ pub fn text_fields(line: &str) -> Fields {
         f.duration = Some(secs / n);
     }
     if f.elapsed.is_none()
+        && line.contains("s elapsed")
         && let Some(c) = ELAPSED_WORDS.captures(line)
     {
         f.elapsed = c[1].parse().ok();

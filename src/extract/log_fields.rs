@@ -556,16 +556,13 @@ pub fn text_fields(line: &str) -> Fields {
     // An epoch number without a count beside it says nothing about steps;
     // it is kept apart for a log that counts nothing else.
     if f.step.is_none() {
-        f.epoch_alone = f
-            .epoch
-            .take()
-            .or_else(|| {
-                // The regex only where the word is: most lines have none.
-                line.contains("poch")
-                    .then(|| EPOCH_WORD.captures(line))
-                    .flatten()
-                    .and_then(|c| c[1].parse().ok())
-            });
+        f.epoch_alone = f.epoch.take().or_else(|| {
+            // The regex only where the word is: most lines have none.
+            line.contains("poch")
+                .then(|| EPOCH_WORD.captures(line))
+                .flatten()
+                .and_then(|c| c[1].parse().ok())
+        });
     }
     // HugeCTR's "Time(1000 iters): 12.342s": the seconds of the last N steps.
     if f.duration.is_none()
@@ -576,6 +573,14 @@ pub fn text_fields(line: &str) -> Fields {
         && n >= 1.0
     {
         f.duration = Some(secs / n);
+    }
+    if f.step.is_none()
+        && f.duration.is_none()
+        && line.contains(" run")
+        && let Some(c) = COUNT_THEN_RUN_TIME.captures(line)
+    {
+        f.step = c[1].parse().ok();
+        f.duration = seconds(&format!("{}{}", &c[2], &c[3]), 1.0);
     }
     if f.elapsed.is_none()
         && line.contains("s elapsed")
@@ -595,6 +600,12 @@ fn is_only_stamp(cell: &str) -> bool {
 /// ("epoch 0.476") nor a count of a total ("Epoch 1/30").
 static EPOCH_WORD: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| crate::extract::re(r"(?i)\bepoch\s*[:=]?\s*(\d+)\b(?:[^./\d]|$)"));
+
+/// "   94 1189.41 ms run, 2.20 ms python, …" (tinygrad's MLPerf trainer):
+/// a leading count, then the step's own time named as its run.
+static COUNT_THEN_RUN_TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"^\s*(\d+)\s+(\d+(?:\.\d+)?)\s*(ms|s)\s+(?:run|step|iter|total)\b")
+});
 
 /// "2.356809 seconds elapsed" (LightGBM's CLI after each iteration): the
 /// time since training began, its value before its words.
@@ -686,11 +697,13 @@ static SPACED_PAIR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// tqdm's loggable "Progress on: 50.0it/30.0kit", darknet's " 1: 1383.44,
 /// 1383.44 avg loss, …" (the iteration, then its loss), XGBoost's
 /// EvaluationMonitor "[10]\ttrain-logloss:0.687" (the round, a tab, its
-/// metrics; also after a journald "host proc[pid]: " prefix);
+/// metrics; also after a journald "host proc[pid]: " prefix), and
+/// neuraloperator's Trainer "[3] time=31.65, avg_loss=…" (the epoch, then
+/// its pairs);
 /// detectron2-style "iter: 19" is a key.
 static STEP_FORMS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b|^\s*(\d+):\s+[-+]?\d[\d.]*,\s|(?:^|:\s)\[?(\d+)\]\t",
+        r"^\s*=+\s*Step\s+(\d+)\s*/\s*\d+\s*=+|^\s*Iter(?:ation)?\s+(\d+)\s*:|\bIter\(train\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]|\.py:\d+\]\s+\[(\d+)\]\s|\bProgress on:\s*(\d+)(?:\.0)?it/|;\s*(?i:iter|step)\s+(\d+)\s*:|\bUp\.\s+(\d+)\b|^\s*(\d+):\t|\bE=\d+\s+B=(\d+)\b|^\s*(\d+):\s+[-+]?\d[\d.]*,\s|(?:^|:\s)\[?(\d+)\](?:\t|\s+[A-Za-z_][\w-]*=)",
     )
 });
 

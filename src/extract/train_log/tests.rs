@@ -536,6 +536,14 @@ fn boosting_rounds_with_an_elapsed_count_or_a_journal_stamp() {
     // journald's short-iso-precise offset has no colon: the wall clock.
     let s = crate::extract::log_lines::find_stamp(line.as_bytes()).unwrap();
     assert!(s.zoned && !s.utc);
+    // neuraloperator's epoch line and tinygrad's step line.
+    let f = text_fields("[3] time=31.65, avg_loss=0.5623, train_err=17.9927");
+    assert_eq!((f.step, f.duration), (Some(3), Some(31.65)));
+    let f = text_fields(
+        "   94 1189.41 ms run,    2.20 ms python,  12.72 ms fetch data, 1174.50 ms NV,  7.03 loss",
+    );
+    assert_eq!(f.step, Some(94));
+    assert!((f.duration.unwrap() - 1.18941).abs() < 1e-9);
     // A pid in brackets is no round, and neither is a bracketed count
     // without the tab.
     assert_eq!(

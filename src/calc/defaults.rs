@@ -234,25 +234,35 @@ pub fn complete(
     });
     let runtime = match preset {
         Some(p) => {
-            assumed.push(Assumption::new(
-                format!(
-                    "{} batches, eval batch {} ({})",
-                    if p.packed { "packed" } else { "padded" },
-                    p.eval_batch,
-                    p.key
-                ),
-                format!(
-                    "batches {} and evaluation batch {}, {}'s defaults ({})",
+            // Only what the owner or their config left open is assumed: a
+            // config with `sample_packing: true` or an eval batch of its own
+            // is not "padded batches, eval batch 8" in the same reply.
+            let mut short = Vec::new();
+            let mut long = Vec::new();
+            if choices.packed.is_none() {
+                short.push(format!(
+                    "{} batches",
+                    if p.packed { "packed" } else { "padded" }
+                ));
+                long.push(format!(
+                    "batches {}",
                     if p.packed {
                         "of one fixed length (packed)"
                     } else {
                         "padded to each batch's longest sample (not packed)"
-                    },
-                    p.eval_batch,
-                    p.key,
-                    p.cite
-                ),
-            ));
+                    }
+                ));
+            }
+            if choices.eval_batch.is_none() {
+                short.push(format!("eval batch {}", p.eval_batch));
+                long.push(format!("evaluation batch {}", p.eval_batch));
+            }
+            if !short.is_empty() {
+                assumed.push(Assumption::new(
+                    format!("{} ({})", short.join(", "), p.key),
+                    format!("{}, {}'s defaults ({})", long.join(" and "), p.key, p.cite),
+                ));
+            }
             crate::calc::runtime::Runtime {
                 framework: crate::calc::runtime::Framework { key: p.key.clone() },
                 packed: choices.packed.unwrap_or(p.packed),

@@ -13,11 +13,14 @@ fn duration(us: u64) -> String {
     if us == 0 {
         "0 µs".into()
     } else {
-        let centis = (us / 10_000) % 100;
+        // Hundredths of a second rounded to nearest (165,687 µs is 0.17 s,
+        // not 0.16), in whole numbers so large counters keep every digit.
+        let total_centis = (us + 5_000) / 10_000;
         format!(
-            "{} µs = {}.{centis:02} s ({:.2} h)",
+            "{} µs = {}.{:02} s ({:.2} h)",
             grouped(us),
-            grouped(us / 1_000_000),
+            grouped(total_centis / 100),
+            total_centis % 100,
             s / 3600.0
         )
     }
@@ -95,4 +98,22 @@ pub fn smi_query_blocks(q: &SmiQuery, k: &Knowledge) -> Vec<Block> {
     });
     out.push(Block::Text(say.join(" ")));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn microseconds_are_rounded_to_the_nearest_hundredth() {
+        assert_eq!(duration(165_687), "165,687 µs = 0.17 s (0.00 h)");
+        assert_eq!(
+            duration(50_284_264_713),
+            "50,284,264,713 µs = 50,284.26 s (13.97 h)"
+        );
+        assert_eq!(
+            duration(999_995_000),
+            "999,995,000 µs = 1,000.00 s (0.28 h)"
+        );
+    }
 }

@@ -59,6 +59,14 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
     if let Some(b) = cfg.batch.filter(|b| *b > 0) {
         out.push(found(Slot::Batch(b), format!("batch {b} ({src} config)")));
     }
+    // A config that evaluates during training: its eval batch (named, or
+    // the framework's default) plans the evaluation peak.
+    if let Some(e) = cfg.eval_batch.filter(|e| *e > 0) {
+        out.push(found(
+            Slot::EvalBatch(e),
+            format!("eval batch {e} ({src} config evaluates during training)"),
+        ));
+    }
     if let Some(p) = cfg.pack.filter(|p| *p > 0) {
         out.push(found(
             Slot::Pack(p),

@@ -65,7 +65,7 @@ const KNOWN: &str = "model_name_or_path base_model model_id model pretrained_mod
     gradient_accumulation_steps lora_rank lora_r lora_target lora_target_modules \
     target_modules lora_attn_modules lora_target_linear bf16 fp16 dtype torch_dtype \
     optim optimizer gradient_checkpointing enable_activation_checkpointing \
-    per_device_eval_batch_size _component_ num_generations max_completion_length \
+    per_device_eval_batch_size eval_batch_size _component_ num_generations max_completion_length \
     max_prompt_length use_vllm vllm_mode vllm_gpu_memory_utilization precompute_ref_log_probs \
     num_samples_per_prompt_rollout response_length max_response_length rl pref_loss";
 
@@ -470,7 +470,7 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
                     boolean(v).or(Some(v == "unsloth")),
                 )
             }
-            "per_device_eval_batch_size" => set(&mut c.eval_batch, num()),
+            "per_device_eval_batch_size" | "eval_batch_size" => set(&mut c.eval_batch, num()),
             _ => {}
         }
     }
@@ -500,9 +500,43 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     } else {
         None
     };
+    // A config that evaluates during training (axolotl's `val_set_size` or
+    // `evals_per_epoch`, transformers' `eval_strategy`) has an evaluation
+    // peak to plan even when it names no eval batch: axolotl's defaults to
+    // `micro_batch_size`, TrainingArguments' to 8.
+    if c.eval_batch.is_none() && evaluates(&pairs) {
+        c.eval_batch = if c.framework == Some("axolotl") {
+            c.batch
+        } else {
+            Some(8)
+        };
+    }
     c.objective = objective_of(text, &pairs);
     c.keys = pairs.into_iter().map(|p| (p.path, p.value)).collect();
     Ok(c)
+}
+
+/// Whether the config runs evaluation during training.
+fn evaluates(pairs: &[Pair]) -> bool {
+    pairs.iter().any(|p| {
+        let v = p
+            .value
+            .trim()
+            .trim_matches(['"', '\''])
+            .to_ascii_lowercase();
+        let positive = v.parse::<f64>().is_ok_and(|n| n > 0.0);
+        match p.leaf.as_str() {
+            "val_set_size" | "evals_per_epoch" | "eval_steps" | "val_size" => positive,
+            "eval_strategy" | "evaluation_strategy" => {
+                matches!(
+                    v.as_str(),
+                    "steps" | "epoch" | "intervalstrategy.steps" | "intervalstrategy.epoch"
+                )
+            }
+            "do_eval" => v == "true",
+            _ => false,
+        }
+    })
 }
 
 /// The objective a config names by its keys, not by words in its values

@@ -192,3 +192,34 @@ fn an_sft_config_names_no_objective_whatever_its_values_say() {
         assert_eq!(c.objective, None, "{t}");
     }
 }
+
+#[test]
+fn a_config_that_evaluates_has_an_eval_batch() {
+    // axolotl: evaluation on by val_set_size or evals_per_epoch, its eval
+    // batch micro_batch_size unless eval_batch_size says otherwise.
+    let c = parse_trainer_config(&format!(
+        "{AXOLOTL}val_set_size: 0.05\nevals_per_epoch: 4\n"
+    ))
+    .unwrap();
+    assert_eq!(c.eval_batch, Some(2));
+    let c = parse_trainer_config(&format!(
+        "{AXOLOTL}val_set_size: 0.05\neval_batch_size: 1\n"
+    ))
+    .unwrap();
+    assert_eq!(c.eval_batch, Some(1));
+    // No evaluation: no eval batch.
+    let c = parse_trainer_config(&format!("{AXOLOTL}val_set_size: 0\n")).unwrap();
+    assert_eq!(c.eval_batch, None);
+    assert_eq!(parse_trainer_config(AXOLOTL).unwrap().eval_batch, None);
+    // transformers: eval_strategy "steps" with TrainingArguments' default 8.
+    let c = parse_trainer_config(
+        "TrainingArguments(per_device_train_batch_size=2, max_seq_length=2048, eval_strategy=\"steps\", eval_steps=50)",
+    )
+    .unwrap();
+    assert_eq!(c.eval_batch, Some(8));
+    let c = parse_trainer_config(
+        "TrainingArguments(per_device_train_batch_size=2, max_seq_length=2048, eval_strategy=\"no\")",
+    )
+    .unwrap();
+    assert_eq!(c.eval_batch, None);
+}

@@ -222,3 +222,21 @@ fn a_run_without_a_dtype_is_planned_in_bf16_and_says_so() {
         assert!(out.contains("dtype fp16"), "{run}: {out}");
     }
 }
+
+/// A pasted config that evaluates during training has its evaluation peak
+/// planned (not "only if you evaluate"), and what the config sets is never
+/// listed as assumed (set 15, 09: `sample_packing: true` was "padded
+/// batches", and its eval batch "8 (axolotl)").
+#[test]
+fn a_config_that_evaluates_and_packs_is_planned_as_it_says() {
+    let cfg = "base_model: NousResearch/Meta-Llama-3.1-8B\nadapter: lora\nsequence_len: 4096\nsample_packing: true\nmicro_batch_size: 2\nval_set_size: 0.05\nevals_per_epoch: 4\nlora_r: 16\nlora_target_linear: true\nbf16: auto\ngradient_checkpointing: true\n";
+    let out = crate::support::converse(&format!("my axolotl config:\n{cfg}\nfull plan\n"));
+    assert!(out.contains("- evaluation peak: **"), "{out}");
+    assert!(
+        !out.contains("only if you evaluate during training"),
+        "{out}"
+    );
+    assert!(out.contains("eval batch 2 × 4,096 tokens"), "{out}");
+    assert!(!out.contains("padded batches"), "{out}");
+    assert!(!out.contains("eval batch 8 (axolotl)"), "{out}");
+}

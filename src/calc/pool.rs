@@ -113,8 +113,20 @@ pub fn pool_budget_centi(k: &Knowledge) -> u64 {
 /// Recommend keep or stop for each process, for a run that needs `need`
 /// bytes (when known).
 pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> PoolReport {
+    assess_beside(processes, need_bytes, 0, k)
+}
+
+/// The same, with `beside_centi` hundredths of a GB already held by what
+/// has no cap (a trainer's or an uncapped server's memory now): the caps
+/// and the run share what is left, as the verdict counts it.
+pub fn assess_beside(
+    processes: &[Process],
+    need_bytes: Option<f64>,
+    beside_centi: u64,
+    k: &Knowledge,
+) -> PoolReport {
     let pool = pool_bytes(k);
-    let budget_centi = pool_budget_centi(k);
+    let budget_centi = pool_budget_centi(k).saturating_sub(beside_centi);
     let near = k.spark("near-capacity cap").value;
     let small = k.spark("small capped job");
     let coexist = k.spark("coexisting server cap").value;
@@ -292,7 +304,16 @@ pub fn assess(processes: &[Process], need_bytes: Option<f64>, k: &Knowledge) -> 
         need_centi_gb: need_centi,
         pool_budget_centi_gb: budget_centi,
         kept_caps_centi_gb: kept_caps,
-        pool_text: pool_budget_text(k),
+        pool_text: if beside_centi > 0 {
+            format!(
+                "{}; less {} GB that processes without a cap hold now (your listing) = {} GB",
+                pool_budget_text(k),
+                show_centi(beside_centi),
+                show_centi(budget_centi)
+            )
+        } else {
+            pool_budget_text(k)
+        },
     }
 }
 

@@ -53,8 +53,13 @@ impl VllmShare {
 
 /// The share for a server at `fraction`, beside a run needing `need_centi`.
 pub fn share(fraction: f64, need_centi: Option<u64>, k: &Knowledge) -> VllmShare {
+    share_in(fraction, need_centi, pool_budget_centi(k), k)
+}
+
+/// The same in a pool of `budget` hundredths of a GB: the idle budget less
+/// what other processes already hold.
+pub fn share_in(fraction: f64, need_centi: Option<u64>, budget: u64, k: &Knowledge) -> VllmShare {
     let cuda_gib = k.spark("memory CUDA reports").value;
-    let budget = pool_budget_centi(k);
     let cuda_centi = crate::calc::units::centi_gb_down(cuda_gib * GIB);
     // Hundredths of a fraction, rounded down: the run keeps its peak.
     let fraction_leaving = |need: u64| {

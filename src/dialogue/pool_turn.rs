@@ -3,7 +3,7 @@
 //! unload proposed only for the owner's yes.
 
 use crate::calc::budget::{from_free, nominal};
-use crate::calc::pool::{PoolReport, Recommendation, assess};
+use crate::calc::pool::{PoolReport, Recommendation};
 use crate::calc::units::show_centi;
 use crate::calc::verdict::{Verdict, judge, share_of_budget};
 use crate::dialogue::ladder::Action;
@@ -39,9 +39,12 @@ pub fn pool_report(session: &Session, k: &Knowledge) -> Option<PoolReport> {
     let raw = &session.procs.as_ref()?.value;
     let processes = parse_ps(raw).ok()?;
     let need = need(session, k).map(|(centi, _)| centi as f64 * 1e7);
+    // What the listing's other processes hold now comes off the budget the
+    // caps and the run share, as in the verdict.
+    let beside: u64 = held_beside_vllm(session, k).iter().map(|(_, c)| *c).sum();
     Some(PoolReport {
         damaged_pids: crate::extract::ps::damaged_pids(raw),
-        ..assess(&processes, need, k)
+        ..crate::calc::pool::assess_beside(&processes, need, beside, k)
     })
 }
 
@@ -85,6 +88,16 @@ pub fn held_beside(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
 
 /// What is held beside the run once the listed processes `stopped` are gone.
 pub fn held_beside_except(session: &Session, k: &Knowledge, stopped: &[u64]) -> Vec<(String, u64)> {
+    held(session, k, stopped, true)
+}
+
+/// What is held beside a vLLM server and the run: the same, less vLLM's
+/// own claim (the share answer counts that claim itself).
+pub fn held_beside_vllm(session: &Session, k: &Knowledge) -> Vec<(String, u64)> {
+    held(session, k, &[], false)
+}
+
+fn held(session: &Session, k: &Knowledge, stopped: &[u64], with_vllm: bool) -> Vec<(String, u64)> {
     // What the owner said is loaded counts unless a `free` pasted since
     // already shows it.
     let said = session
@@ -111,7 +124,9 @@ pub fn held_beside_except(session: &Session, k: &Knowledge, stopped: &[u64]) -> 
         .as_ref()
         .filter(|l| l.value.refused.is_none())
         .and_then(|l| l.value.utilization);
-    if let Some(f) = running_log {
+    if !with_vllm {
+        // vLLM's claim is the share answer's own term.
+    } else if let Some(f) = running_log {
         held.push((
             format!("vLLM's {} fraction", crate::calc::units::plain(f)),
             crate::calc::vllm_share::share(f, None, k).claim_centi_gb,

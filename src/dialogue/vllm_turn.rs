@@ -4,7 +4,7 @@
 
 use crate::calc::units::{plain, show_centi};
 use crate::calc::verdict::{Verdict, share_of_budget};
-use crate::calc::vllm_share::share;
+use crate::calc::vllm_share::{share, share_in};
 use crate::dialogue::pool_turn::need;
 use crate::dialogue::session::Session;
 use crate::extract::vllm_log::VllmLog;
@@ -79,7 +79,13 @@ pub fn share_lines(
     k: &Knowledge,
 ) -> Vec<String> {
     let run = need(session, k);
-    let s = share(fraction, run.as_ref().map(|(c, _)| *c), k);
+    // What other processes hold now comes off the pool the server and the
+    // run share, as it does in the verdict (set 15, 13 T1: a 12.18 GB
+    // trainer was in the verdict and not here).
+    let others = crate::dialogue::pool_turn::held_beside_vllm(session, k);
+    let others_centi: u64 = others.iter().map(|(_, c)| *c).sum();
+    let budget = crate::calc::pool::pool_budget_centi(k).saturating_sub(others_centi);
+    let s = share_in(fraction, run.as_ref().map(|(c, _)| *c), budget, k);
     let mut lines = vec![format!(
         "vLLM claims its whole fraction at start, whatever it serves: {} × {} GiB (what CUDA reports on a GB10, knowledge/spark.md) = {} GB [{fraction_from}]",
         plain(fraction),
@@ -87,6 +93,20 @@ pub fn share_lines(
         show_centi(s.claim_centi_gb)
     )];
     lines.push(crate::calc::pool::pool_budget_text(k));
+    if !others.is_empty() {
+        let terms: Vec<String> = others
+            .iter()
+            .map(|(who, c)| format!("{who} {} GB", show_centi(*c)))
+            .collect();
+        lines.push(format!(
+            "held beside them now: {} = {} GB, so the server and your run share {} GB − {} GB = {} GB",
+            terms.join(" + "),
+            show_centi(others_centi),
+            show_centi(crate::calc::pool::pool_budget_centi(k)),
+            show_centi(others_centi),
+            show_centi(budget)
+        ));
+    }
     let Some((need_centi, need_words)) = run else {
         lines.push("your run: not planned yet, so I cannot say whether it fits beside the server; give me the model, method, dtype, batch and packing".into());
         return lines;

@@ -453,3 +453,29 @@ fn a_server_killed_for_memory_gets_its_fraction_bounds_and_a_flush_offer() {
         assert!(!out.contains("Still waiting for your yes or no"), "{out}");
     }
 }
+
+/// What the listing's other processes hold comes off the pool in the
+/// sharing answer and the pool table as it does in the verdict: one budget
+/// in one reply (set 15, 13 T1: "they fit side by side" and "keep: caps +
+/// your run fit" beside "does not fit").
+#[test]
+fn the_sharing_answer_and_the_pool_table_count_what_the_verdict_counts() {
+    let out = converse(
+        "I want to start a QLoRA of Llama 3.1 8B, batch 2, packing 4096. Can mine go alongside? This is ps aux:\nmaya      41822  2.1 47.9 98213344 62617088 ?     Sl   08:12   3:41 /home/maya/venv/bin/python3 /home/maya/venv/bin/vllm serve Qwen/Qwen2.5-32B-Instruct-AWQ --gpu-memory-utilization 0.5 --max-model-len 16384 --port 8001\nmaya      52210 98.7  9.1 41220416 11887104 pts/3 Rl+ 08:40  21:07 python3 -m trl.scripts.sft --model_name_or_path meta-llama/Llama-3.2-3B --per_device_train_batch_size 4\n\ncan my run go beside that vllm?\n",
+    );
+    assert!(out.contains("**Verdict: does not fit.**"), "{out}");
+    // 11,887,104 KiB = 12.18 GB; 119.48 − 12.18 = 107.30 GB.
+    assert!(
+        out.contains("so the server and your run share 119.48 GB − 12.18 GB = 107.30 GB"),
+        "{out}"
+    );
+    assert!(out.contains("they do not fit side by side"), "{out}");
+    assert!(!out.contains("they fit side by side"), "{out}");
+    // (107.30 − 45.61) / 130.66 = 0.472… → 0.47.
+    assert!(
+        out.contains("(107.30 GB − 45.61 GB) / 130.66 GB = 0.47"),
+        "{out}"
+    );
+    assert!(out.contains("of the 107.30 GB pool budget"), "{out}");
+    assert!(!out.contains("caps + your run fit"), "{out}");
+}

@@ -140,6 +140,17 @@ fn compose(
     }
     if let Some((action, ans)) = &a.approval {
         let mut reply = approval_reply(session, action, *ans, k, a.before.as_ref());
+        // "no, I meant packing 1024": the decline, then the change said in
+        // the same turn, shown as any change is.
+        if *ans == Answer::No
+            && !a.updates.is_empty()
+            && let Some(before) = a.before.as_ref()
+        {
+            let held = crate::dialogue::pool_turn::held_beside(session, k);
+            if let Some(block) = change_block(before, &session.facts, &held, k) {
+                reply.push(block);
+            }
+        }
         if !a.kept_by_owner.is_empty() {
             let kept: Vec<String> = a
                 .kept_by_owner

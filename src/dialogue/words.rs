@@ -565,11 +565,30 @@ pub fn absorb_words(
         return;
     }
     // A yes beside a paste is no answer: only a short typed turn counts.
+    let mut text = text;
     if !out.mixed
         && let Some(ans) = short_answer(text)
     {
-        answer_pending(session, ans, at, k, out);
-        return;
+        let waiting = session.pending.is_some()
+            || session
+                .ladder
+                .as_ref()
+                .is_some_and(|l| l.awaiting == Awaiting::DidFlush);
+        match crate::extract::approval::after_opening_no(text) {
+            // "no, I meant batch 4" with nothing waiting: a correction, not
+            // an answer; read it whole.
+            Some(_) if ans == Approval::No && !waiting => {}
+            // "no. batch 4 is the minimum, what else?": the no answers what
+            // waits, and what follows it is read as words of its own.
+            Some(rest) if ans == Approval::No => {
+                answer_pending(session, ans, at, k, out);
+                text = rest;
+            }
+            _ => {
+                answer_pending(session, ans, at, k, out);
+                return;
+            }
+        }
     }
     // "yes lets try bf16 lora" while that step waits: its yes, in its words.
     if !out.mixed

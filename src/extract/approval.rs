@@ -73,6 +73,56 @@ static NEGATED_ACTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
     )
 });
 
+/// What a turn says after its opening no ("no, I meant packing 1024" →
+/// "I meant packing 1024"), when it says more.
+pub fn after_opening_no(t: &str) -> Option<&str> {
+    let t = t.trim();
+    let cut = t.find(['.', '!', '?', ';', ','])?;
+    let rest = t[cut..]
+        .trim_start_matches(['.', '!', '?', ';', ',', ' '])
+        .trim();
+    (!rest.is_empty() && declines_first(t)).then_some(rest)
+}
+
+/// "I don't want the flush", "no I do not want that".
+static DONT_WANT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"(?i)^(?:(?:no|nah|nope)[,.\s]+)?i\s+(?:don'?t|do not)\s+want\b")
+});
+
+/// The turn opens with a plain no (its first clause is a no, a no with
+/// words that only say what stays, or a negated action) and says no yes
+/// anywhere; a hedge in that clause ("no wait") is no decision.
+fn declines_first(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    let clause = lower
+        .split(['.', '!', '?', ';', ','])
+        .next()
+        .unwrap_or("")
+        .trim();
+    let w = words(clause);
+    let plain = w
+        .first()
+        .is_some_and(|f| ["no", "nah", "nope"].contains(&f.as_str()))
+        && w.iter().skip(1).all(|x| KEEP_FILLER.contains(&x.as_str()));
+    let all: Vec<&str> = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // "dont stop vllm, stop ollama": a negated action followed by another
+    // action is half a no, not a decline.
+    let negated = !plain
+        && (NEGATED_ACTION.is_match(clause) || DONT_WANT.is_match(clause))
+        && !all
+            .iter()
+            .skip(w.len())
+            .any(|x| ["stop", "kill", "unload"].contains(x));
+    let hedged = HEDGES.iter().any(|h| clause.contains(h));
+    let says_yes = all
+        .iter()
+        .any(|x| YES.contains(x) && *x != "go" && *x != "fine");
+    (plain || negated) && !hedged && !says_yes
+}
+
 /// A short typed answer, possibly keeping some processes out of a yes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approval {
@@ -109,6 +159,13 @@ static ACKNOWLEDGED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 
 pub fn approval(text: &str) -> Option<Approval> {
     let t = text.trim();
+    // A no that opens the turn is a decision, whatever reason or question
+    // follows it ("no. batch 4 is the minimum, what else?", "No, I don't
+    // want the flush, next step?"): declining changes nothing, so it needs
+    // none of the care a yes does.
+    if !t.contains('\n') && declines_first(t) {
+        return Some(Approval::No);
+    }
     if t.contains('\n') || t.chars().count() > 60 || t.contains('?') {
         return None;
     }
@@ -278,6 +335,36 @@ mod tests {
         assert_eq!(answer("nah keep it"), Some(Answer::No));
         assert_eq!(answer("no, leave it as is"), Some(Answer::No));
         assert_eq!(answer("no batch 4"), None);
+    }
+
+    #[test]
+    fn a_no_that_opens_the_turn_is_a_decision_whatever_follows() {
+        // Set 15: a decline with its reason and a question (03 T6, 04 T3,
+        // 13 T4) was refused as "a question or a hedge".
+        for (text, rest) in [
+            (
+                "no. batch 4 is the minimum for this dataset, what else can I do?",
+                "batch 4 is the minimum for this dataset, what else can I do?",
+            ),
+            (
+                "No, I don't want flush, the box is shared. next step?",
+                "I don't want flush, the box is shared. next step?",
+            ),
+            (
+                "no, don't stop or flush anything. I'll wait for her.",
+                "don't stop or flush anything. I'll wait for her.",
+            ),
+            ("I don't want the flush, what else?", "what else?"),
+        ] {
+            assert_eq!(approval(text), Some(Approval::No), "{text}");
+            assert_eq!(after_opening_no(text), Some(rest), "{text}");
+        }
+        // A yes anywhere, a hedge in the opening clause, or a paste is no
+        // decision; a plain no has nothing after it.
+        for text in ["no wait, yes do it", "no\nyes"] {
+            assert_ne!(approval(text), Some(Approval::No), "{text}");
+        }
+        assert_eq!(after_opening_no("no"), None);
     }
 
     #[test]

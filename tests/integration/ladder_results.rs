@@ -81,3 +81,35 @@ fn the_kernels_kill_pasted_while_step_one_waits_is_read() {
         "{last}\n---\n{out}"
     );
 }
+
+/// A no with its reason or a question while a step waits declines that
+/// step and the rest of the turn is read (set 15: 03 T6, 04 T3, 13 T4 were
+/// refused as "a question or a hedge is not a yes"); a "no, I meant …"
+/// with nothing waiting is a correction.
+#[test]
+fn a_no_with_a_reason_declines_and_the_rest_is_read() {
+    let run = "lora llama 3.1 8b bf16 batch 2 packing 2048";
+    for no in [
+        "No, I don't want flush, the box is shared. next step?",
+        "no. I do not want a flush here, what else?",
+        "nope, not flushing a shared box. what else can I do?",
+    ] {
+        let out = crate::support::converse(&format!("{run}\n\nit OOMs at step 1\n\n{no}\n"));
+        assert!(out.contains("Noted: you declined step 1"), "{no}: {out}");
+        assert!(
+            !out.contains("a question or a hedge is not a yes"),
+            "{no}: {out}"
+        );
+        assert!(out.contains("Step 2 of the OOM ladder"), "{no}: {out}");
+    }
+    // The rest of the turn is a change of its own.
+    let out = crate::support::converse(&format!(
+        "{run}\n\nit OOMs at step 1\n\nno, I meant packing 1024\n"
+    ));
+    assert!(out.contains("Noted: you declined step 1"), "{out}");
+    assert!(out.contains("pack 2048 → 1024"), "{out}");
+    // Nothing waiting: a correction, not "nothing is waiting for a yes".
+    let out = crate::support::converse(&format!("{run}\n\nno, I meant batch 4\n"));
+    assert!(out.contains("Changed: batch 2 → 4"), "{out}");
+    assert!(!out.contains("Nothing is waiting for a yes or no"), "{out}");
+}

@@ -378,10 +378,19 @@ fn compose(
     {
         reply.push(Block::Text(text));
     }
-    let server_topic = matches!(
-        session.topic,
-        Some(crate::dialogue::session::Topic::Server | crate::dialogue::session::Topic::Pool)
-    );
+    // A server is what the words are about when it was the last topic, or
+    // when they name one whose log or listing is in the conversation ("What
+    // if we restart vLLM at 0.4?" after a plan turn; set 15, 07 T3).
+    let names_known_server = a.words.as_deref().is_some_and(|w| {
+        let lower = w.to_ascii_lowercase();
+        (session.vllm_log.is_some() || session.procs.is_some()) && lower.contains("vllm")
+            || session.ollama.is_some() && lower.contains("ollama")
+    });
+    let server_topic = names_known_server
+        || matches!(
+            session.topic,
+            Some(crate::dialogue::session::Topic::Server | crate::dialogue::session::Topic::Pool)
+        );
     let share = a
         .words
         .as_deref()

@@ -43,3 +43,55 @@ fn plain_questions_after_a_run_are_answered_and_change_nothing() {
         assert_eq!(out.matches("Noted:").count(), 1, "{question}: {out}");
     }
 }
+
+/// Set 15's plain questions that dead-ended (class C1): each is answered
+/// with its source, in the owner's own wording.
+#[test]
+fn set_15_plain_questions_are_answered() {
+    let run = "lora llama 3.1 8b bf16 batch 2 packing 2048";
+    for (question, answer) in [
+        (
+            "Last one: why does it only ever pull ~100 W? The spec sheet says 240 W. Is my config wrong?",
+            "platform power ceiling",
+        ),
+        (
+            "What is mean the \"Max memory: 121.628 GB\" then? It is not my free memory?",
+            "total_memory / 1024 / 1024 / 1024",
+        ),
+        (
+            "the banner says max memory = 121.628 GB, is that my budget?",
+            "GiB, though labelled GB",
+        ),
+        (
+            "How do I know it actually freed the memory?",
+            "`available` should have grown",
+        ),
+        (
+            "how can I check the memory is back after stopping it",
+            "`available` should have grown",
+        ),
+    ] {
+        let out = converse(&format!("{run}\n\n{question}\n"));
+        assert!(out.contains(answer), "{question}: {out}");
+        assert!(!out.contains("found no run setting"), "{question}: {out}");
+        assert!(!out.contains("Changed:"), "{question}: {out}");
+    }
+}
+
+/// "What if we restart vLLM at 0.4?" after a plan turn, with the server's
+/// log earlier in the conversation, is the sharing answer at 0.4 (set 15,
+/// 07 T3), not a dead end.
+#[test]
+fn a_server_named_after_a_plan_turn_is_still_the_servers_question() {
+    let log = "INFO 03-29 20:10:05 [api_server.py:1043] non-default args: {'model': 'Qwen/Qwen3-32B', 'gpu_memory_utilization': 0.87}\nINFO 03-29 20:11:40 [gpu_model_runner.py:1329] Model loading took 34.22 GiB and 85.3 seconds";
+    for ask in [
+        "What if we restart vLLM at 0.4?",
+        "and vllm at 0.4 instead?",
+    ] {
+        let out = converse(&format!(
+            "{log}\n\nLoRA Qwen2.5 7B, bf16, batch 2, max_seq_length=4096. Can both run?\n\n{ask}\n"
+        ));
+        assert!(out.contains("0.4 × 121.69 GiB"), "{ask}: {out}");
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

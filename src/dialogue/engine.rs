@@ -447,7 +447,12 @@ fn compose(
         if let Some(why) = flush_cannot_help(session, &asked, k) {
             reply.push(Block::Text(why));
         }
-        let last = std::mem::take(&mut session.last_answer);
+        let mut last = std::mem::take(&mut session.last_answer);
+        // A thermal reply (the sampler asked for, a verdict) is the topic
+        // "what command?" is about, as an answer row would be.
+        if session.topic == Some(crate::dialogue::session::Topic::Thermal) {
+            last.push("thermal".into());
+        }
         answered_question = true;
         for (topic, text) in crate::dialogue::questions::answers_after(&asked, k, &covered, &last) {
             if !reply.blocks.iter().any(|b| b == &Block::Text(text.clone())) {

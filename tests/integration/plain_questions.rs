@@ -95,3 +95,26 @@ fn a_server_named_after_a_plan_turn_is_still_the_servers_question() {
         assert!(!out.contains("found no run setting"), "{ask}: {out}");
     }
 }
+
+/// After a thermal reply, "what command?" is the sampler's command, and
+/// "anything else I should capture?" what to sample (set 15, 06 T3, 05 T4).
+#[test]
+fn thermal_follow_ups_get_the_sampler() {
+    let slow = "my run got slow mid-run, is it thermal throttling?";
+    for ask in [
+        "fine. what command",
+        "which command do I run?",
+        "ok I'll run the sampler tonight. anything else I should capture so you can tell me tomorrow?",
+    ] {
+        let out = converse(&format!("{slow}\n\n{ask}\n"));
+        let reply = crate::support::from_last(&out, "Sample every 30 to 60 seconds");
+        assert!(
+            reply.contains("bash assets/thermal-sample.sh 30 thermal.log"),
+            "{ask}: {reply}"
+        );
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+    // Without a thermal topic, "what command" is not taken as the sampler.
+    let out = converse("lora llama 3.1 8b bf16 batch 2 packing 2048\n\nwhat command\n");
+    assert!(!out.contains("Sample every 30 to 60 seconds"), "{out}");
+}

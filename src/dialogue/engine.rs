@@ -463,14 +463,23 @@ fn compose(
         }
         // "should I flush first?" after a server died for memory: the
         // flush before its relaunch, for the owner's yes.
-        if domain_answered
+        // "ok should I flush it then?" when the plan fits only once the page
+        // cache is returned (set 15, 01 T5): the same, before the launch.
+        let asked_flush = domain_answered
+            && session.pending.is_none()
+            && session.last_answer.iter().any(|t| t.starts_with("flush"));
+        if asked_flush
             && session.server_failed
             && session.topic == Some(crate::dialogue::session::Topic::Server)
-            && session.pending.is_none()
-            && session.last_answer.iter().any(|t| t.starts_with("flush"))
         {
             session.pending = Some(Action::Rung(crate::extract::oom::Rung::Flush));
             reply.push(Block::Text(SERVER_FLUSH.into()));
+        } else if asked_flush
+            && session.ladder.is_none()
+            && let Some(text) = flush_before_launch(session, k)
+        {
+            session.pending = Some(Action::Rung(crate::extract::oom::Rung::Flush));
+            reply.push(Block::Text(text));
         }
     }
     // "Batch or seq first?": the ladder's order, with both figures.
@@ -836,9 +845,17 @@ fn approval_reply(
 ) -> Reply {
     match (action, ans) {
         (Action::Rung(rung), Answer::Yes) => {
-            let server = session.server_failed
-                && session.topic == Some(crate::dialogue::session::Topic::Server);
-            let (text, commands) = applied(*rung, &session.facts, k, server);
+            use crate::dialogue::oom_turn::FlushFor;
+            let flush_for = if session.server_failed
+                && session.topic == Some(crate::dialogue::session::Topic::Server)
+            {
+                FlushFor::Relaunch
+            } else if session.ladder.is_none() {
+                FlushFor::Launch
+            } else {
+                FlushFor::Retry
+            };
+            let (text, commands) = applied(*rung, &session.facts, k, flush_for);
             let mut reply = Reply {
                 commands,
                 ..Reply::info(text)
@@ -925,6 +942,23 @@ fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The flush offered before a launch, when the run fits `available` but
+/// not what is free right now.
+fn flush_before_launch(session: &Session, k: &Knowledge) -> Option<String> {
+    let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
+    let peak = plan.estimate.total_centi_gb;
+    let free_now = plan.budget.free_now_centi_gb?;
+    (crate::calc::budget::now(peak, &plan.budget) == Some(crate::calc::budget::Now::AfterFlush))
+        .then(|| {
+            format!(
+                "Here it is worth it: your run's {} GB peak fits the {} GB budget, but not the {} GB that is free right now without reclaim once the reserve is kept, and a flush with nothing training returns the page cache before the launch. It changes system state, so it is your call: shall I give you the command? (yes/no)",
+                crate::calc::units::show_centi(peak),
+                crate::calc::units::show_centi(plan.budget.centi_gb),
+                crate::calc::units::show_centi(free_now)
+            )
+        })
 }
 
 /// The flush offered before an inference server's relaunch.

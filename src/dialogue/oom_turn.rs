@@ -242,13 +242,33 @@ pub fn proposal(rung: Rung, facts: &Facts, k: &Knowledge) -> String {
     }
 }
 
-/// What to do once the owner approved a rung. `server`: the flush is for
-/// an inference server's relaunch, not a training run's.
-pub fn applied(rung: Rung, facts: &Facts, k: &Knowledge, server: bool) -> (String, Vec<String>) {
-    let tell = if server {
-        " Then relaunch the server and tell me whether it still dies (a `free -g` pasted before the relaunch shows what it will find)."
-    } else {
-        " Restart the run and tell me whether it still OOMs."
+/// What an approved flush comes before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushFor {
+    /// A run that OOMed: restart it.
+    Retry,
+    /// An inference server that died for memory: relaunch it.
+    Relaunch,
+    /// A run that fits only once the page cache is returned: launch it.
+    Launch,
+}
+
+/// What to do once the owner approved a rung; `flush_for` says what the
+/// flush is before.
+pub fn applied(
+    rung: Rung,
+    facts: &Facts,
+    k: &Knowledge,
+    flush_for: FlushFor,
+) -> (String, Vec<String>) {
+    let tell = match flush_for {
+        FlushFor::Relaunch => {
+            " Then relaunch the server and tell me whether it still dies (a `free -g` pasted before the relaunch shows what it will find)."
+        }
+        FlushFor::Launch => {
+            " Then paste a fresh `free -g` before you launch: `free` should have grown by about the buff/cache it returned."
+        }
+        FlushFor::Retry => " Restart the run and tell me whether it still OOMs.",
     };
     match rung {
         Rung::Flush => {

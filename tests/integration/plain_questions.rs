@@ -118,3 +118,33 @@ fn thermal_follow_ups_get_the_sampler() {
     let out = converse("lora llama 3.1 8b bf16 batch 2 packing 2048\n\nwhat command\n");
     assert!(!out.contains("Sample every 30 to 60 seconds"), "{out}");
 }
+
+/// "should I flush it then?" when the run fits only once the page cache is
+/// returned offers the flush for a yes, and the yes gives the command and
+/// asks for a fresh `free -g` before the launch (set 15, 01 T5–T6); with
+/// room free right now there is nothing to offer.
+#[test]
+fn a_flush_asked_before_a_launch_that_needs_it_waits_for_a_yes() {
+    let run = "qlora llama 3.1 8b, batch 2, packing 4096";
+    let tight = "               total        used        free      shared  buff/cache   available\nMem:             119          12           2           0         111         107\nSwap:             15           0          15";
+    for ask in ["ok should I flush it then?", "do I need to flush first?"] {
+        let out = converse(&format!("{run}\n\n{tight}\n\n{ask}\n\nyes\n"));
+        assert!(
+            out.contains("shall I give you the command? (yes/no)"),
+            "{ask}: {out}"
+        );
+        let yes = crate::support::from_last(&out, "Approved.");
+        assert!(
+            yes.contains("sync; echo 3 > /proc/sys/vm/drop_caches"),
+            "{yes}"
+        );
+        assert!(
+            yes.contains("paste a fresh `free -g` before you launch"),
+            "{yes}"
+        );
+        assert!(!out.contains("Nothing is waiting for a yes or no"), "{out}");
+    }
+    let roomy = "               total        used        free      shared  buff/cache   available\nMem:             119          12          90           0          17         107\nSwap:             15           0          15";
+    let out = converse(&format!("{run}\n\n{roomy}\n\nok should I flush it then?\n"));
+    assert!(!out.contains("shall I give you the command?"), "{out}");
+}

@@ -10,6 +10,7 @@ pub use crate::dialogue::absorb::{Absorbed, absorb};
 use crate::dialogue::evidence::evidence_blocks;
 use crate::dialogue::facts::{SlotName, Update};
 use crate::dialogue::ladder::Action;
+use crate::dialogue::oom_turn::FlushFor;
 use crate::dialogue::oom_turn::{applied, next_question, oom_blocks};
 use crate::dialogue::plan_turn::{ask_for, missing, plan_reply};
 use crate::dialogue::pool_turn::{pool_blocks, stop_instructions, stop_question_answer};
@@ -468,16 +469,14 @@ fn compose(
         let asked_flush = domain_answered
             && session.pending.is_none()
             && session.last_answer.iter().any(|t| t.starts_with("flush"));
-        if asked_flush
-            && session.server_failed
-            && session.topic == Some(crate::dialogue::session::Topic::Server)
-        {
-            session.pending = Some(Action::Rung(crate::extract::oom::Rung::Flush));
-            reply.push(Block::Text(SERVER_FLUSH.into()));
-        } else if asked_flush
-            && session.ladder.is_none()
-            && let Some(text) = flush_before_launch(session, k)
-        {
+        let offer = match flush_for(session) {
+            _ if !asked_flush => None,
+            FlushFor::Relaunch => Some(SERVER_FLUSH.to_string()),
+            FlushFor::Launch => flush_before_launch(session, k),
+            // A run that OOMed: the ladder proposes step 1 itself.
+            FlushFor::Retry => None,
+        };
+        if let Some(text) = offer {
             session.pending = Some(Action::Rung(crate::extract::oom::Rung::Flush));
             reply.push(Block::Text(text));
         }
@@ -845,17 +844,7 @@ fn approval_reply(
 ) -> Reply {
     match (action, ans) {
         (Action::Rung(rung), Answer::Yes) => {
-            use crate::dialogue::oom_turn::FlushFor;
-            let flush_for = if session.server_failed
-                && session.topic == Some(crate::dialogue::session::Topic::Server)
-            {
-                FlushFor::Relaunch
-            } else if session.ladder.is_none() {
-                FlushFor::Launch
-            } else {
-                FlushFor::Retry
-            };
-            let (text, commands) = applied(*rung, &session.facts, k, flush_for);
+            let (text, commands) = applied(*rung, &session.facts, k, flush_for(session));
             let mut reply = Reply {
                 commands,
                 ..Reply::info(text)
@@ -942,6 +931,19 @@ fn choice_lines(session: &Session, k: &Knowledge) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// What a flush now would come before: a dead server's relaunch, a run's
+/// retry after its OOM, or a launch not yet made. The offer and the yes
+/// read it the same way.
+fn flush_for(session: &Session) -> FlushFor {
+    if session.server_failed && session.topic == Some(crate::dialogue::session::Topic::Server) {
+        FlushFor::Relaunch
+    } else if session.ladder.is_none() {
+        FlushFor::Launch
+    } else {
+        FlushFor::Retry
+    }
 }
 
 /// The flush offered before a launch, when the run fits `available` but

@@ -124,14 +124,13 @@ fn held(session: &Session, k: &Knowledge, stopped: &[u64], with_vllm: bool) -> V
         .as_ref()
         .filter(|l| l.value.refused.is_none())
         .and_then(|l| l.value.utilization);
-    if !with_vllm {
-        // vLLM's claim is the share answer's own term.
-    } else if let Some(f) = running_log {
+    // Without vLLM: its claim is the share answer's own term.
+    if with_vllm && let Some(f) = running_log {
         held.push((
             format!("vLLM's {} fraction", crate::calc::units::plain(f)),
             crate::calc::vllm_share::share(f, None, k).claim_centi_gb,
         ));
-    } else if session.vllm_log.is_none() {
+    } else if with_vllm && session.vllm_log.is_none() {
         // A vLLM server in the listing claimed its whole fraction at start
         // (its engine process is the same claim).
         for f in listed_vllm_fractions(session, k) {

@@ -315,7 +315,12 @@ fn compose(
     if a.tensor_parallel {
         reply.push(Block::Text(TENSOR_PARALLEL_REFUSAL.into()));
     }
-    if a.model_versions {
+    if a.model_versions && a.model_choices.len() == 1 {
+        reply.push(Block::Text(format!(
+            "The one my catalog has by that name is {0}. Is that your model? (\"yes\" takes {0}; if it is another release, paste its `config.json` or give its parameter count.) The run's other settings are kept.",
+            a.model_choices[0]
+        )));
+    } else if a.model_versions {
         reply.push(Block::Text(format!(
             "My catalog has that name in more than one version: {}. Which one is it? (\"{}\" is enough.) The run's other settings are kept.",
             a.model_choices.join(", "),
@@ -445,6 +450,7 @@ fn compose(
         } else {
             words.clone()
         };
+        let blocks_before = reply.blocks.len();
         if let Some(why) = flush_cannot_help(session, &asked, k) {
             reply.push(Block::Text(why));
         }
@@ -454,7 +460,6 @@ fn compose(
         if session.topic == Some(crate::dialogue::session::Topic::Thermal) {
             last.push("thermal".into());
         }
-        answered_question = true;
         for (topic, text) in crate::dialogue::questions::answers_after(&asked, k, &covered, &last) {
             if !reply.blocks.iter().any(|b| b == &Block::Text(text.clone())) {
                 reply.push(Block::Text(text));
@@ -480,6 +485,9 @@ fn compose(
             session.pending = Some(Action::Rung(crate::extract::oom::Rung::Flush));
             reply.push(Block::Text(text));
         }
+        // Only a question that got an answer stands in for the plan's
+        // questions: "is that possible on this box?" gets them.
+        answered_question = reply.blocks.len() > blocks_before;
     }
     // "Batch or seq first?": the ladder's order, with both figures.
     if let Some(words) = &a.words
@@ -899,7 +907,7 @@ static FIT_CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// Words that ask whether the run fits, beside a domain question.
 static FITS_ASKED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\bfit\w*|\bwill (?:it|this|that|my run) (?:work|run|oom)\b|\bhow much (?:memory|ram)\b",
+        r"(?i)\bfit\w*|\bwill (?:it|this|that|my run) (?:work|run|oom)\b|\bhow much (?:memory|ram)\b|\b(?:possible|doable|feasible|realistic)\b|\bcan (?:i|we|it|this box|the spark) (?:do|run|train|handle|manage)\b",
     )
 });
 

@@ -353,6 +353,16 @@ fn answer_pending(
         out.dropped_what_if = true;
         return;
     }
+    // "llama 8b" → "is it Llama 3.1 8B?" → "yes": the one candidate.
+    if ans == Answer::Yes && session.model_choices.len() == 1 {
+        let pick = session.model_choices.remove(0);
+        let found = Found {
+            slot: Slot::Model(pick.clone()),
+            words: format!("yes to {pick}"),
+        };
+        out.updates.extend(session.facts.absorb(&found, at));
+        return;
+    }
     out.stray_answer = true;
 }
 

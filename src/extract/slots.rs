@@ -278,7 +278,7 @@ static FAMILY_SIZE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b([a-z]{3,})[-_ ]?(\d+(?:\.\d+)?)\s*b\b"));
 
 /// The catalog models a family word and a size name when no alias matches
-/// ("a qwen 32b": Qwen2.5 32B and Qwen3 32B). Two or more are a question
+/// ("a qwen 32b": Qwen2.5 32B and Qwen3 32B). Even one is a question
 /// for the owner, never a guess; the size in the name must be the one said.
 pub fn versions_named(text: &str, k: &Knowledge) -> Vec<String> {
     if exact_model(text, k).is_some() {
@@ -299,7 +299,8 @@ pub fn versions_named(text: &str, k: &Knowledge) -> Vec<String> {
             })
             .map(|m| m.name.clone())
             .collect();
-        if found.len() >= 2 {
+        // One version is asked too: "llama 8b" may be Llama 3 or 3.1.
+        if !found.is_empty() {
             return found;
         }
     }

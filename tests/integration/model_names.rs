@@ -85,3 +85,42 @@ fn a_parameter_count_beside_an_unknown_name_is_the_model_s_size() {
     let out = converse("falcon-h1 34b lora batch 1 pack 1024\n");
     assert!(out.contains("not in my model catalog"), "{out}");
 }
+
+#[test]
+fn a_family_and_a_size_with_one_catalog_version_is_asked_and_yes_takes_it() {
+    for (run, only) in [
+        ("lora on a qwen 7b, batch 2, seq 2048", "Qwen2.5 7B"),
+        ("llama 1b qlora bs 1 ctx 4k", "Llama 3.2 1B"),
+        (
+            "full finetune of a qwen 72b, batch 1, packing 1024",
+            "Qwen2.5 72B",
+        ),
+    ] {
+        let out = converse(&format!("{run}\n\nyes\n"));
+        assert!(
+            out.contains(&format!("The one my catalog has by that name is {only}")),
+            "{run}: {out}"
+        );
+        assert!(!out.contains("not in my model catalog"), "{run}: {out}");
+        assert!(
+            out.contains(&format!("Noted: model {only}")),
+            "{run}: {out}"
+        );
+        assert!(out.contains("**Verdict:"), "{run}: {out}");
+    }
+    // Without the yes the model stays unset and is still asked for.
+    let out = converse("lora on a qwen 7b, batch 2, seq 2048\n");
+    assert!(!out.contains("Noted: model"), "{out}");
+    assert!(!out.contains("**Verdict:"), "{out}");
+}
+
+#[test]
+fn llama_3_and_llama_3_1_are_two_catalog_models() {
+    let out = converse("lora on Meta-Llama-3-8B, batch 2, seq 2048\n");
+    assert!(out.contains("Noted: model Llama 3 8B"), "{out}");
+    let out = converse("lora on llama 8b, batch 2, seq 2048\n");
+    assert!(
+        out.contains("more than one version: Llama 3.1 8B, Llama 3 8B."),
+        "{out}"
+    );
+}

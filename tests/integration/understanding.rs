@@ -654,3 +654,23 @@ fn a_listing_pasted_with_the_run_is_weighed_and_one_model_can_be_named_to_unload
         assert!(!out.contains("`ollama stop qwen3.8:27b`"), "{name}: {out}");
     }
 }
+
+#[test]
+fn a_feasibility_question_with_the_run_half_said_asks_for_the_rest() {
+    for turn in [
+        "hi! I want to fine tune llama 3.1 8b with qlora on my own chat data. is that possible on this box?",
+        "qlora llama 3.1 8b. can I do it?",
+        "Is a LoRA of Qwen2.5 7B doable on the spark?",
+        "would a full finetune of qwen3 4b be feasible here?",
+    ] {
+        let out = converse(&format!("{turn}\n"));
+        assert!(
+            out.contains("To plan this run I still need:"),
+            "{turn}: {out}"
+        );
+        assert!(out.contains("the batch size"), "{turn}: {out}");
+    }
+    // A question answered beside the run still is the turn's answer.
+    let out = converse("4 hours into a qwen2.5 7b lora run, should I drop caches?\n");
+    assert!(!out.contains("To plan this run I still need:"), "{out}");
+}

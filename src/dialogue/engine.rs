@@ -536,13 +536,9 @@ fn compose(
     // "would a bigger batch help with the slowdown?" after the check: the
     // answer, not the same report again.
     if a.thermal && !(a.thermal_again && domain_answered) {
-        reply.blocks.extend(thermal_blocks(
-            session,
-            files,
-            k,
-            a.thermal_details,
-            a.sources_before,
-        ));
+        let blocks = thermal_blocks(session, files, k, a.thermal_details, a.sources_before);
+        session.sampler_asked = !blocks.iter().any(|b| matches!(b, Block::Thermal(_)));
+        reply.blocks.extend(blocks);
     }
     if a.no_free_now && session.facts.free.is_none() {
         reply.push(Block::Text(

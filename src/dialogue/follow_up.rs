@@ -44,10 +44,23 @@ pub fn follow_up_blocks(
             crate::dialogue::vllm_turn::refraction_proposal(*f, session, k),
         )]);
     }
-    let specific = match topic {
-        Topic::Thermal => {
-            current_analysis(session, files, k).map(|a| vec![Block::Text(thermal(&a, kind, k))])
+    if topic == Topic::Oom {
+        let answer = match kind {
+            FollowUp::Victim => crate::dialogue::oom_follow_up::victim(session),
+            FollowUp::Judge => crate::dialogue::oom_follow_up::judge(session, k),
+            _ => None,
+        };
+        if let Some(text) = answer {
+            return Some(vec![Block::Text(text)]);
         }
+    }
+    let specific = match topic {
+        Topic::Thermal => Some(vec![Block::Text(
+            match current_analysis(session, files, k) {
+                Some(a) => thermal(&a, kind, k),
+                None => crate::dialogue::thermal_turn::pending_follow_up(session, files),
+            },
+        )]),
         // "Is that bad?" right after a what-if is about the what-if.
         Topic::Plan | Topic::Memory => {
             let facts = match &session.what_if {
@@ -264,7 +277,7 @@ fn thermal(a: &Analysis, kind: FollowUp, k: &Knowledge) -> String {
     match (a.verdict, kind) {
         (
             ThermalVerdict::ThermalThrottling,
-            FollowUp::Judge | FollowUp::Together | FollowUp::Launch,
+            FollowUp::Judge | FollowUp::Victim | FollowUp::Together | FollowUp::Launch,
         ) => match cost(a) {
             Some(c) if a.matches_thermal_event == Some(true) => format!(
                 "Yes, it costs you time: the GPU slows itself for heat, and your run with it ({c}). It does not harm the run's result, and it will not stop it."
@@ -387,7 +400,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
                 ""
             }
         ),
-        (Verdict::Fits, FollowUp::Judge | FollowUp::Together) => format!(
+        (Verdict::Fits, FollowUp::Judge | FollowUp::Victim | FollowUp::Together) => format!(
             "It fits, so nothing is wrong for memory: {run}'s peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB.{}",
             show_centi(peak),
             crate::calc::verdict::share_of_budget(peak, budget.max(1)),

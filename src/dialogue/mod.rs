@@ -15,6 +15,7 @@ pub mod greeting;
 pub mod ladder;
 pub mod ollama_log_note;
 pub mod oom_figures_note;
+pub mod oom_follow_up;
 pub mod oom_turn;
 pub mod order_question;
 pub mod plan_turn;

@@ -9,9 +9,19 @@ pub fn matching<'k>(text: &str, k: &'k Knowledge) -> Vec<&'k DomainAnswer> {
     matching_after(text, k, &[])
 }
 
+static COMPARED_WITH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"\b(?:like|similar to|equivalent (?:of|to)|the same as|analogous to|as in)\s+(?:vllm|ollama|llama\.cpp|sglang|tgi)(?:'s)?(?:\s+(?:`[^`]*`|[\w-]+)){0,2}",
+    )
+});
+
 /// The same, right after an answer on the topics `last`.
 pub fn matching_after<'k>(text: &str, k: &'k Knowledge, last: &[String]) -> Vec<&'k DomainAnswer> {
-    let lower = text.to_ascii_lowercase();
+    // "does ollama have something like vllm's gpu-memory-utilization?" is
+    // about Ollama: what a question compares with is not its subject.
+    let lower = COMPARED_WITH
+        .replace_all(&text.to_ascii_lowercase(), " ")
+        .into_owned();
     k.answers
         .iter()
         .filter(|a| a.keywords.iter().any(|w| w.found_in(&lower, last)))

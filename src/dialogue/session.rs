@@ -82,6 +82,9 @@ pub struct Session {
     /// An inference server was killed or failed for memory in this
     /// conversation: a flush before its relaunch is the ladder's step 1.
     pub server_failed: bool,
+    /// The sampler was asked for and no samples have come since: the
+    /// next thermal question gets one line, not the same request again.
+    pub sampler_asked: bool,
     /// The topic of the last domain answer given (knowledge/questions.md),
     /// for a follow-up that names no subject ("is it harmful?").
     pub last_answer: Vec<String>,

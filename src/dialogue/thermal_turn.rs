@@ -203,6 +203,13 @@ pub fn thermal_blocks(
                 step_samples(log.samples.len())
             )));
         }
+        if session.sampler_asked {
+            out.push(Block::Text(format!(
+                "Still no temperature or power samples, so I cannot say thermal or not: a clock figure, a hot room or a slow step alone cannot decide it. What settles it is the sampler beside the run (`{}`), then its log and the training log.",
+                k.command("thermal").command
+            )));
+            return out;
+        }
         out.push(Block::Text(
             "To tell whether a slowdown is thermal throttling I need temperature and power sampled alongside the run. Start the sampler next to it (`/sampler` prints the script), then give me the path to its log (and the training log's), or paste them:".into(),
         ));
@@ -265,6 +272,17 @@ pub fn current_analysis(
             Some(_) => crate::calc::thermal::line_up::dated(&thermal, log),
         });
     Some(analyze(&thermal, train.as_ref(), k))
+}
+
+/// "so?" in a thermal conversation before any verdict: what the data so
+/// far cannot say, and the one thing that would settle it.
+pub fn pending_follow_up(session: &Session, files: &dyn Files) -> String {
+    let (thermal, train, _) = gather(session, files, session.data_sources.len());
+    match (thermal, train) {
+        (None, _) => "So: nothing yet says whether the slowdown is thermal. A snapshot shows one moment (its slowdown counters are totals since the driver loaded), so it cannot say when the clocks dropped or whether that matches your steps. What settles it: temperature, power and clocks sampled every 30 s beside the run (`bash assets/thermal-sample.sh 30 thermal.log`), then that log and the training log together.".into(),
+        (Some(_), None) => "So: I have the samples but no training log to line them up with, so I cannot tell whether your steps slowed when the clocks did. Give me the training log (a path or a paste).".into(),
+        (Some(_), Some(_)) => "So: the training log carries no clock of its own, so I cannot line its steps up with the samples yet. Tell me when the run started (\"started 09:02\").".into(),
+    }
 }
 
 /// A slowdown that is not thermal, with a server in the pool the owner

@@ -86,7 +86,9 @@ pub fn after_opening_no(t: &str) -> Option<&str> {
 
 /// "I don't want the flush", "no I do not want that".
 static DONT_WANT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    crate::extract::re(r"(?i)^(?:(?:no|nah|nope)[,.\s]+)?i\s+(?:don'?t|do not)\s+want\b")
+    crate::extract::re(
+        r"(?i)^(?:(?:no|nah|nope)[,.\s]+)?(?:i\s+(?:don'?t|do not)\s+want|i'?d\s+(?:rather|prefer)\s+not|(?:i\s+)?(?:would\s+)?rather\s+not|let'?s\s+not|i\s+(?:won'?t|will\s+not|can'?t|cannot)\s+(?:flush|stop|kill|unload|drop|do\s+(?:that|it|this)))\b",
+    )
 });
 
 /// The turn opens with a plain no (its first clause is a no, a no with

@@ -47,6 +47,8 @@ pub enum FollowUp {
     Judge,
     /// "so I just launch it?", "good to go?", "can I start it now?"
     Launch,
+    /// "so the process killed is my trainer?", "was pid 7899 my run?"
+    Victim,
 }
 
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
@@ -57,6 +59,11 @@ static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^\s*(?:(?:so|ok(?:ay)?|and|well|right|hmm+)[,\s]+)*(?:(?:they|we|both)\s+)?(?:can|could|will|would|do) (?:both|they|the two|both of them|them both|we both|it and (?:my|the) (?:run|training|trainer))(?: both)? (?:still )?(?:run|fit|work|live|coexist|share|stay)(?: on)?(?: the box| the pool| at once| together| at the same time| side by side| beside each other)*(?:,?\s+or not)?\s*[?.!]*\s*$|^\s*(?:(?:so|ok(?:ay)?|and|but)[,\s]+)*(?:(?:is\s+)?(?:it|that)\s+)?(?:possible|ok(?:ay)?|fine|safe)\s+(?:with|while|beside|next to|alongside)\s+(?:vllm|ollama|the server|the model server|it|that|them)(?:\s+(?:keeps?|stays?|still))?(?:\s+(?:running|up|loaded|on|serving))?\s*[?.!]*\s*$|^\s*(?:(?:so|and)[,\s]+)?both\s+(?:ok(?:ay)?|fine|good|at once|together)\s*[?.!]*\s*$|^\s*(?:(?:so|and|ok(?:ay)?)[,\s]+)*(?:they|both|we)\s+can\s+both\s+(?:run|stay|fit|live)\b[^?]*\?(?:\s*(?:and\s+)?nothing\s+(?:to|needs? to be)\s+(?:stop|kill)(?:ped)?\s*\??)?\s*$",
+    )
+});
+static VICTIM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:so|ok(?:ay)?|and|but|wait)[,\s]+)*(?:(?:is|was) (?:it|that|the (?:killed )?process|the process (?:it |that was )?killed|pid \d+|the one (?:it )?killed|the victim) (?:really )?(?:my|the) (?:trainer|training(?: run| job| process)?|run|job|script)|(?:the )?(?:process|one|thing) (?:it |that was |that got )?killed (?:is|was) (?:really )?(?:my|the) (?:trainer|training(?: run| job| process)?|run|job|script)|(?:did|was) (?:it|the kernel|the oom killer) kill(?:ed)? (?:my|the) (?:trainer|training(?: run| job| process)?|run|job|script))\b[^?]{0,40}\??\s*$",
     )
 });
 static JUDGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -115,7 +122,9 @@ fn follow_up_sentence(t: &str) -> Option<FollowUp> {
 }
 
 fn follow_up_kind(t: &str) -> Option<FollowUp> {
-    if TOGETHER.is_match(t) {
+    if VICTIM.is_match(t) {
+        Some(FollowUp::Victim)
+    } else if TOGETHER.is_match(t) {
         Some(FollowUp::Together)
     } else if LAUNCH.is_match(t) {
         Some(FollowUp::Launch)

@@ -131,6 +131,11 @@ static LOAD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(while loading|during load(?:ing)?|loading (?:checkpoint )?shards|mid[\s-]?load|at load|when loading|from_pretrained|quantiz(?:ing|ation) the model|Loading checkpoint shards)",
     )
 });
+static RESUMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:when|while|as|after) (?:i |we )?(?:resumed?|resuming|restarted|restarting) (?:it |the run |training )?from (?:the |a |my )?(?:last )?checkpoint|\b(?:on|at|during) (?:the )?resume\b|\bresum(?:e|ing) from (?:the |a |my )?(?:last )?checkpoint\b",
+    )
+});
 static STEP_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(mid[\s-]?step|during (?:a )?(?:training )?step|\b(?:first|1st|initial|second|2nd)\s+(?:training\s+)?(?:step|iteration|iter|batch|forward|backward)|(?:as soon as|right when|right after|when|once) (?:the )?training (?:starts|begins|started|began|kicks in)|in the middle of training|(?:during|while|mid)[\s-]training|in backward|in forward|\bbackward\b|optimizer\.step|\bat step\b|after \d+ steps|loss\.backward|training_step|\bepoch\b|it/s\]|s/it\]|trainer\.train\(\)|\d+/\d+ \[)",
@@ -144,6 +149,11 @@ static TRIED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried to allocate ([\d.]+ 
 /// supposed, not reported. The conditional governs the OOM's own clause
 /// ("not sure if it matters but it OOMed" still reports one).
 pub fn supposed_oom(text: &str) -> bool {
+    // "so the process killed is my trainer?": a question about the last
+    // report, not a new one.
+    if crate::extract::intent::follow_up(text) == Some(crate::extract::intent::FollowUp::Victim) {
+        return true;
+    }
     static SUPPOSE: LazyLock<Regex> = LazyLock::new(|| {
         re(
             r"(?i)\b(?:if|in case|unless|whether|suppose|supposing|would|could|might|should it|will it|what if|what happens)\b",
@@ -196,6 +206,10 @@ pub fn oom_report(text: &str) -> Option<OomReport> {
         Some(Phase::MidLoad)
     } else if STEP_WORDS.is_match(text) || AT_STEP.is_match(text) {
         Some(Phase::MidStep)
+    } else if RESUMED.is_match(text) {
+        // A resume from a checkpoint that failed before any step: it was
+        // loading the weights and optimizer states.
+        Some(Phase::MidLoad)
     } else {
         None
     };
@@ -250,9 +264,11 @@ impl crate::extract::reading::Reader for OomPaste {
 pub fn phase_answer(text: &str) -> Option<Phase> {
     if LOAD.is_match(text) || text.to_ascii_lowercase().contains("load") {
         Some(Phase::MidLoad)
-    } else if STEP_WORDS.is_match(text)
-        || AT_STEP.is_match(text)
-        || text.to_ascii_lowercase().contains("step")
+    } else if STEP_WORDS.is_match(text) || AT_STEP.is_match(text) {
+        Some(Phase::MidStep)
+    } else if RESUMED.is_match(text) {
+        Some(Phase::MidLoad)
+    } else if text.to_ascii_lowercase().contains("step")
         || text.to_ascii_lowercase().contains("training")
     {
         Some(Phase::MidStep)

@@ -20,6 +20,7 @@ mod model_names;
 mod no_spawn;
 mod objective_ladder;
 mod one_screen;
+mod oom_follow_ups;
 mod oom_out_of_reach;
 mod oom_pool;
 mod paraphrases;

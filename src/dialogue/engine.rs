@@ -785,6 +785,9 @@ fn plan_part(
         return;
     }
     let detail = asked.unwrap_or(PlanDetail::Brief);
+    if a.adopted {
+        reply.push(Block::Text("Adopted: the what-if is now your run.".into()));
+    }
     if let Some(full) = plan_reply(session, now, a.solve, detail, k) {
         reply.blocks.extend(full.blocks);
         reply.verdict = full.verdict;

@@ -322,6 +322,7 @@ pub fn plan_reply(
     k: &Knowledge,
 ) -> Option<Reply> {
     let (mut plan, lines) = pooled_plan(session, &session.facts, k)?;
+    let mut oom_note = None;
     if let Some(what) = solve_for {
         // "largest batch that fits at packing 1024?": solved with the
         // what-if the same turn put beside the run.
@@ -342,13 +343,37 @@ pub fn plan_reply(
             &plan.budget,
             k,
         );
+        // A run that died for memory at its own value: the estimator's
+        // longer or larger value is no guide, the OOM is the evidence.
+        let oom_open = session
+            .ladder
+            .as_ref()
+            .is_some_and(|l| l.active() && !l.resolved);
+        if oom_open
+            && solution
+                .fits
+                .or(solution.within_budget)
+                .is_some_and(|v| v >= solution.current)
+        {
+            let noun = match what {
+                SolveFor::Pack => "packing",
+                SolveFor::Batch => "batch",
+            };
+            oom_note = Some(format!(
+                "Your run died for memory at {noun} {cur}, though I put it at {} GB of the {} GB budget, so the longest {noun} the estimate allows is no guide here: the OOM says {cur} did not fit as the box was then. A value to try is below {cur}, and the ladder decides which (step 1 first, then shorter packing, then a smaller batch).",
+                crate::calc::units::show_centi(plan.estimate.total_centi_gb),
+                crate::calc::units::show_centi(plan.budget.centi_gb),
+                cur = solution.current,
+            ));
+        }
         // The value found is on the table like a what-if: "ok use that"
         // plans with it.
         // Only a tight value within the budget: that one, said tight.
-        if let Some(v) = solution
-            .fits
-            .or(solution.within_budget)
-            .filter(|v| *v != solution.current)
+        if oom_note.is_none()
+            && let Some(v) = solution
+                .fits
+                .or(solution.within_budget)
+                .filter(|v| *v != solution.current)
         {
             let (slot, words) = match what {
                 SolveFor::Pack => (
@@ -378,7 +403,9 @@ pub fn plan_reply(
                 at: now,
             });
         }
-        plan.solution = Some(solution);
+        if oom_note.is_none() {
+            plan.solution = Some(solution);
+        }
     }
     // Beyond packing and batch, what would fit (on an empty pool; beside
     // servers, stopping one is the pool answer's).
@@ -387,7 +414,7 @@ pub fn plan_reply(
     {
         plan.instead = crate::dialogue::after_ladder::fitting_changes(&session.facts, k);
     }
-    let mut blocks = Vec::new();
+    let mut blocks: Vec<Block> = oom_note.into_iter().map(Block::Text).collect();
     if let Some(stale) = stale_free(&session.facts, now, k) {
         blocks.push(Block::Text(stale));
     }

@@ -5,7 +5,7 @@
 
 use crate::dialogue::facts::Facts;
 use crate::dialogue::oom_turn::changed_facts;
-use crate::extract::approval::{FILLER, HEDGES, YES};
+use crate::extract::approval::{FILLER, YES};
 use crate::extract::oom::Rung;
 use crate::knowledge::Knowledge;
 use jiff::Timestamp;
@@ -115,7 +115,7 @@ pub fn restates_step(text: &str, rung: Rung, facts: &Facts, k: &Knowledge, at: T
         return false;
     }
     let lower = t.to_ascii_lowercase();
-    if HEDGES.iter().any(|h| lower.contains(h)) {
+    if crate::extract::approval::hedges(&lower) {
         return false;
     }
     let all = words(&lower);

@@ -576,6 +576,13 @@ pub fn absorb_words(
     }
     // A yes beside a paste is no answer: only a short typed turn counts.
     let mut text = text;
+    // "ok use that" right after a solve or a what-if, while a step also
+    // waits: the words take what was just offered, not the step.
+    if !out.mixed && session.what_if.is_some() && request(text) == Some(Request::Adopt) {
+        out.request = Some(Request::Adopt);
+        adopt(session, at, out);
+        return;
+    }
     if !out.mixed
         && let Some(ans) = short_answer(text)
     {

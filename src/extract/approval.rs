@@ -67,6 +67,17 @@ pub(crate) const HEDGES: &[&str] = &[
     "wait", "hold on", "hang on", "not sure", "maybe", "hmm", "actually", "unsure", "later",
 ];
 
+/// A hesitation ("hm ok", "uh, sure", a trailing "ok..."): thinking aloud,
+/// not consent ("sigh... fine, yes" still says yes).
+static HESITATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(r"(?i)\b(?:hm+|um+|uh+|er+m*|meh)\b|(?:\.\.\.|…)\s*$")
+});
+
+/// Does the answer hedge (a hedge word or a hesitation)?
+pub(crate) fn hedges(text: &str) -> bool {
+    HEDGES.iter().any(|h| text.contains(h)) || HESITATION.is_match(text)
+}
+
 static NEGATED_ACTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
         r"(?i)^(?:no|nah|nope)?[,.\s]*(?:please\s+)?(?:don'?t|do not|not)\s+(?:stop|kill|unload|flush|touch|change|restart|do)\b",
@@ -118,7 +129,7 @@ fn declines_first(t: &str) -> bool {
             .iter()
             .skip(w.len())
             .any(|x| ["stop", "kill", "unload"].contains(x));
-    let hedged = HEDGES.iter().any(|h| clause.contains(h));
+    let hedged = hedges(clause);
     let says_yes = all
         .iter()
         .any(|x| YES.contains(x) && *x != "go" && *x != "fine");
@@ -172,7 +183,7 @@ pub fn approval(text: &str) -> Option<Approval> {
         return None;
     }
     let norm = t.to_ascii_lowercase();
-    if HEDGES.iter().any(|h| norm.contains(h)) {
+    if hedges(&norm) {
         return None;
     }
     let norm = norm.trim_end_matches(['.', '!']).trim().to_string();
@@ -332,6 +343,16 @@ mod tests {
         assert_eq!(answer("ok thanks"), None);
         assert_eq!(answer("ugh ok. yes, stop vllm"), Some(Answer::Yes));
         assert_eq!(answer("sigh... fine, yes"), Some(Answer::Yes));
+        for hesitant in [
+            "hm ok",
+            "hmm ok",
+            "uh, sure",
+            "ok...",
+            "um yes",
+            "erm, go ahead",
+        ] {
+            assert_eq!(answer(hesitant), None, "{hesitant}");
+        }
         assert_eq!(answer("great, thank you!"), None);
         assert_eq!(answer("batch 2"), None);
         assert_eq!(answer("nah keep it"), Some(Answer::No));

@@ -167,7 +167,7 @@ static PREQUANTIZED: LazyLock<Regex> =
 /// context be": a question for the solver. Groups 1 and 3 name the packing,
 /// 2 and 4 the batch.
 static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
-    const PACK: &str = r"packing|pack|ctx|context(?:[\s_-]?(?:len(?:gth)?|window|size))?|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|seqlen|max_seq_len(?:gth)?|sequence_len|max_length|cutoff_len|block_size";
+    const PACK: &str = r"packing|pack|ctx|context(?:[\s_-]?(?:len(?:gth)?|window|size))?|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|seqlen|max_seq_len(?:gth)?|sequence_len|max_length|cutoff(?:_len)?|cut-off|block_size";
     const BATCH: &str = r"(?:micro[\s_-]?)?batch(?:[\s_-]?size)?|per_device_train_batch_size|micro_batch_size|bs|mbs";
     re(&format!(
         r"(?i)\b(?:(?:longest|max(?:imum)?|biggest|largest|highest|how long an?|how big an?|how large an?)\s+(?:possible\s+|usable\s+)?(?:({PACK})|({BATCH}))|how (?:long|big|large|high|far)\s+(?:can|could)\s[^.?!\n]{{0,25}}?\b(?:({PACK})|({BATCH})))\b"

@@ -122,3 +122,63 @@ fn a_question_comparing_with_another_server_is_about_its_subject() {
         );
     }
 }
+
+const OOM_AT_8192: &str = "qlora on qwen2.5 14b, batch 1, cutoff_len 8192. it OOMs at step 128:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.";
+
+#[test]
+fn the_longest_length_after_an_oom_at_that_length_is_not_a_longer_one() {
+    for ask in [
+        "just tell me the longest cutoff that fits",
+        "what's the longest packing that fits?",
+        "longest seq len that fits?",
+    ] {
+        let out = converse(&format!("{OOM_AT_8192}\n\n{ask}\n"));
+        assert!(
+            out.contains("Your run died for memory at packing 8192"),
+            "{ask}: {out}"
+        );
+        assert!(
+            !out.contains("Longest packing length that fits"),
+            "{ask}: {out}"
+        );
+    }
+    // Without an OOM the same question is solved.
+    let out =
+        converse("qlora on qwen2.5 14b, batch 1, cutoff_len 8192\n\nlongest cutoff that fits?\n");
+    assert!(out.contains("Longest packing length that fits"), "{out}");
+}
+
+#[test]
+fn use_that_after_a_what_if_takes_the_what_if_while_a_step_waits() {
+    for take in ["ok use that", "go with that", "ok, do that"] {
+        let out = converse(&format!(
+            "{OOM_AT_8192}\n\nwhat if batch 1 and packing 4096?\n\n{take}\n"
+        ));
+        assert!(
+            out.contains("Adopted: the what-if is now your run."),
+            "{take}: {out}"
+        );
+        assert!(!out.contains("drop_caches`"), "{take}: {out}");
+        assert!(
+            out.contains("Still waiting for your yes or no on: step 1"),
+            "{take}: {out}"
+        );
+    }
+}
+
+#[test]
+fn a_precision_question_is_answered_while_a_step_waits_and_sets_nothing() {
+    for ask in [
+        "would fp16 help?",
+        "bf16 or fp16?",
+        "should I use float16 instead?",
+    ] {
+        let out = converse(&format!("{OOM_AT_8192}\n\n{ask}\n"));
+        assert!(
+            out.contains("fp16 and bf16 both store 2 bytes per value"),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("dtype bf16 → fp16"), "{ask}: {out}");
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

@@ -35,7 +35,7 @@ from collections import defaultdict
 from datetime import datetime
 
 LOGS = "tests/fixtures/logs"
-SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4", "held5": f"{LOGS}/held5", "held6": f"{LOGS}/held6", "held7": f"{LOGS}/held7"}
+SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4", "held5": f"{LOGS}/held5", "held6": f"{LOGS}/held6", "held7": f"{LOGS}/held7", "held8": f"{LOGS}/held8"}
 p = argparse.ArgumentParser()
 p.add_argument("bin", nargs="?", default="target/release/headroom")
 p.add_argument("--set", choices=SETS, default="generated")

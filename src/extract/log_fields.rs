@@ -68,6 +68,9 @@ const EXACT: &[(&str, Role)] = &[
     ("time_this_iter_s", Role::Duration(1.0)),
     ("epoch", Role::Epoch),
     ("ts", Role::Stamp),
+    // TensorBoard's scalar CSV export: "Wall time,Step,Value" (epoch s).
+    ("wall_time", Role::Stamp),
+    ("walltime", Role::Stamp),
     ("timestamp", Role::Stamp),
     ("@timestamp", Role::Stamp),
     ("time", Role::Stamp),
@@ -760,6 +763,18 @@ pub struct Table {
     /// Tab-separated: a value belongs to the column of its index, as tabs
     /// do not line up.
     tabbed: bool,
+    /// Comma-separated (a CSV export, TensorBoard's "Wall time,Step,Value"):
+    /// read as tab-separated.
+    csv: bool,
+}
+
+/// A CSV line: no tabs, and two or more commas between non-empty cells.
+fn comma_separated(t: &str) -> bool {
+    let t = t.trim_end();
+    !t.contains('\t')
+        && t.matches(',').count() >= 2
+        && t.split(',')
+            .all(|c| !c.trim().is_empty() && !c.starts_with(' '))
 }
 
 /// The text after a progress bar's last redraw (`█\r0  1.53 …`), without
@@ -834,6 +849,9 @@ fn table_role(name: &str) -> Option<Role> {
 /// epoch) and one a time (a duration, a clock since the start, or a stamp).
 pub fn table_header(line: &str) -> Option<Table> {
     let t = last_redraw(line);
+    let csv = comma_separated(t);
+    let owned = csv.then(|| t.replace(',', "\t"));
+    let t = owned.as_deref().unwrap_or(t);
     [true, false].into_iter().find_map(|wide| {
         let allowed = if wide { "_/.()%- " } else { "_/.()" };
         let mut columns = Vec::new();
@@ -859,6 +877,7 @@ pub fn table_header(line: &str) -> Option<Table> {
             columns,
             wide,
             tabbed: t.contains('\t'),
+            csv,
         })
     })
 }
@@ -885,6 +904,8 @@ impl Table {
     /// last step column's (`iteration` after `epoch`).
     pub fn row(&self, line: &str) -> Option<Fields> {
         let t = last_redraw(line);
+        let owned = self.csv.then(|| t.replace(',', "\t"));
+        let t = owned.as_deref().unwrap_or(t);
         if !t.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
             return None;
         }
@@ -1229,6 +1250,17 @@ mod tests {
             .row("    113        0.9321       0.7144        0.8862          46.1022")
             .unwrap();
         assert_eq!((f.step, f.duration), (Some(113), Some(46.1022)));
+        // A CSV export (TensorBoard's scalars "Download CSV"; pandas
+        // `to_csv`): comma-separated, epoch seconds as the stamp.
+        let tb = table_header("Wall time,Step,Value").unwrap();
+        let f = tb.row("1795939341.919558,50,1.1504181623458862").unwrap();
+        assert_eq!(f.step, Some(50));
+        assert!((f.stamp.unwrap().t - 1795939341.919558).abs() < 1e-6);
+        let pd = table_header("step,loss,step_time_s\r").unwrap();
+        let f = pd.row("120,2.31,0.842").unwrap();
+        assert_eq!((f.step, f.duration), (Some(120), Some(0.842)));
+        // A sentence with commas is no header.
+        assert_eq!(table_header("loss went up, then down, then up"), None);
         // Names and values of more than one word, two spaces apart
         // (nerfstudio's LocalWriter): the unit comes with the value.
         let nerf = table_header(

@@ -25,6 +25,28 @@ fn refusal_block(log: &VllmLog) -> Option<Block> {
     )))
 }
 
+/// The start refused because one request at `max_model_len` needs more
+/// KV cache than the fraction left for it.
+fn kv_short_block(log: &VllmLog) -> Option<Block> {
+    let short = log.kv_short.as_ref()?;
+    let len = log
+        .max_model_len
+        .map_or("its `max_model_len`".to_string(), |n| {
+            format!("its max_model_len {n}")
+        });
+    let have = log.kv_cache_gib.map_or(String::new(), |g| {
+        format!(" and only {} GiB was left for it", plain(g))
+    });
+    let fix = short.estimated_max_len.map_or(
+        "a shorter `--max-model-len`".to_string(),
+        |n| format!("`--max-model-len` at most {n} (vLLM's own estimate), or the longest your requests need"),
+    );
+    Some(Block::Text(format!(
+        "vLLM refused to start for KV cache, not for the pool as a whole: one request at {len} needs {} GiB of KV cache{have}. The fix is {fix}; a larger `--gpu-memory-utilization` would also start it, but takes that much more of the pool from a trainer beside it.",
+        plain(short.needed_gib)
+    )))
+}
+
 /// The blocks for the last pasted vLLM log.
 pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
     let Some(known) = &session.vllm_log else {
@@ -40,13 +62,21 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
         read.push(format!("model loading took {} GiB", plain(g)));
     }
     if let Some(g) = log.kv_cache_gib {
-        read.push(format!("KV cache pre-allocated {} GiB", plain(g)));
+        // Before a KV refusal the figure is what was left, not a claim.
+        read.push(match log.kv_short {
+            Some(_) => format!("KV cache memory available {} GiB", plain(g)),
+            None => format!("KV cache pre-allocated {} GiB", plain(g)),
+        });
     }
     out.push(Block::Text(format!(
         "Read from your vLLM log: {}. It is the inference server's log, so nothing in it changes your training run.",
         read.join(", ")
     )));
     if let Some(b) = refusal_block(log) {
+        out.push(b);
+        return out;
+    }
+    if let Some(b) = kv_short_block(log) {
         out.push(b);
         return out;
     }

@@ -92,6 +92,69 @@ static NUMBER_WORD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "two thousand tokens", "four thousand": thousands said in words.
+static THOUSANDS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two)\s+thousand(?:\s+(?:and\s+)?(one|two|three|four|five|six|seven|eight|nine)\s+hundred)?\b",
+    )
+});
+
+fn word_value(w: &str) -> Option<u64> {
+    let w = w.to_ascii_lowercase().replace(['-', ' '], "");
+    Some(match w.as_str() {
+        "a" | "one" => 1,
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "eight" => 8,
+        "nine" => 9,
+        "ten" => 10,
+        "twelve" => 12,
+        "sixteen" => 16,
+        "thirtytwo" => 32,
+        _ => return None,
+    })
+}
+
+fn thousands(text: &str) -> String {
+    THOUSANDS
+        .replace_all(text, |c: &Captures| {
+            let k = word_value(&c[1]).unwrap_or(0);
+            let h = c.get(2).and_then(|m| word_value(m.as_str())).unwrap_or(0);
+            (k * 1000 + h * 100).to_string()
+        })
+        .into_owned()
+}
+
+/// "batch 2 4096", "bs 4, 2048": a batch and then a bare length, the
+/// way owners write the pair.
+static BATCH_THEN_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch)\s*[=:]?\s*(\d{1,3})\s*[,/x×]?\s+(\d{3,6})\b(\s*(?:tokens?|tok)\b)?",
+    )
+});
+
+fn batch_then_length(text: &str) -> String {
+    BATCH_THEN_LENGTH
+        .replace_all(text, |c: &Captures| {
+            let n: u64 = c[3].parse().unwrap_or(0);
+            // "batch 4, 2048, 4096": two bare figures name no length.
+            let end = c.get(0).map_or(text.len(), |m| m.end());
+            let another = text[end..]
+                .trim_start_matches([',', ' ', ';', '/'])
+                .starts_with(|ch: char| ch.is_ascii_digit());
+            if n >= 256 && !another {
+                format!("{} {} packing {n}", &c[1], &c[2])
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned()
+}
+
 fn number_words(text: &str) -> String {
     NUMBER_WORD
         .replace_all(text, |c: &Captures| {
@@ -394,6 +457,7 @@ fn bare_length(text: &str) -> String {
 /// The sentence in the forms the slot patterns read.
 pub fn canonical(sentence: &str) -> String {
     let t = typos(sentence);
+    let t = thousands(&t);
     let t = number_words(&t);
     let t = kilo(&t);
     let t = labelled_values(&t);
@@ -401,6 +465,7 @@ pub fn canonical(sentence: &str) -> String {
     let t = negations(&t);
     let t = corrections(&t);
     let t = bare_length(&t);
+    let t = batch_then_length(&t);
     four_bit_lora(&t)
 }
 
@@ -426,6 +491,18 @@ mod tests {
         assert_eq!(canonical("4k context"), "packing 4096");
         assert_eq!(canonical("1k ctx"), "packing 1024");
         assert_eq!(canonical("seq_len=4k"), "seq_len=4096");
+        assert_eq!(canonical("two thousand tokens per sample"), "packing 2000");
+        assert_eq!(
+            canonical("about four thousand five hundred tokens"),
+            "about packing 4500"
+        );
+        assert_eq!(
+            canonical("batch 2 4096 while it serves"),
+            "batch 2 packing 4096 while it serves"
+        );
+        assert_eq!(canonical("bs 4, 2048"), "bs 4 packing 2048");
+        // Two small figures stay as they are.
+        assert_eq!(canonical("batch 2 8 generations"), "batch 2 8 generations");
     }
 
     #[test]

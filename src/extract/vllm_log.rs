@@ -24,6 +24,18 @@ pub struct VllmLog {
     pub served_model: Option<String>,
     /// The longest sequence it serves (`max_model_len`), tokens.
     pub max_model_len: Option<u64>,
+    /// The start refused for KV cache: "23.25 GiB KV cache is needed" for
+    /// one request at `max_model_len`, and vLLM's own estimate of the
+    /// longest length that fits ("estimated maximum model length is N").
+    pub kv_short: Option<KvShort>,
+}
+
+/// vLLM's check that one request at `max_model_len` fits its KV cache
+/// (vllm/v1/core/kv_cache_utils.py, `check_enough_kv_cache_memory`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KvShort {
+    pub needed_gib: f64,
+    pub estimated_max_len: Option<u64>,
 }
 
 /// "Free memory on device cuda:0 (74.9/142.5 GiB) on startup is less than
@@ -39,7 +51,7 @@ pub struct Refusal {
 /// Lines only vLLM prints: its process tags and its source files.
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[?(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization|Desired GPU memory utilization is \(|Available KV cache memory: [\d.]+ GiB|GPU KV cache size: [\d,]+ tokens|the current vLLM instance can use|model weights take [\d.]+ ?GiB|^\s*(?:max_model_len|max_num_seqs|max_num_batched_tokens|enable_chunked_prefill|enable_prefix_caching|kv_cache_dtype)\s*[=:]",
+        r"(?m)^\((?:APIServer|EngineCore[\w]*|VllmWorker[^)]*|Worker[^)]*) pid=\d+\)|\[?(?:gpu_worker|gpu_model_runner|kv_cache_utils|api_server|core|llm_engine|worker)\.py:\d+\]|less than desired GPU memory utilization|Desired GPU memory utilization is \(|Available KV cache memory: [\d.]+ GiB|KV cache is needed, which is larger than the available KV cache memory|the estimated maximum model length is \d+|To serve at least one request with the model's max seq len|GPU KV cache size: [\d,]+ tokens|the current vLLM instance can use|model weights take [\d.]+ ?GiB|^\s*(?:max_model_len|max_num_seqs|max_num_batched_tokens|enable_chunked_prefill|enable_prefix_caching|kv_cache_dtype)\s*[=:]",
     )
 });
 static UTILIZATION: LazyLock<Regex> = LazyLock::new(|| {
@@ -47,8 +59,13 @@ static UTILIZATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:'gpu_memory_utilization':\s*|--gpu[-_]memory[-_]utilization[=\s]+|gpu_memory_utilization \(|gpu_memory_utilization\s{2,}|(?m:^\s*gpu_memory_utilization\s*[=:]\s*)|Desired GPU memory utilization is \()([0-9]*\.?[0-9]+)",
     )
 });
+static KV_NEEDED: LazyLock<Regex> = LazyLock::new(|| re(r"([\d.]+) GiB KV cache is needed"));
+static ESTIMATED_MAX: LazyLock<Regex> =
+    LazyLock::new(|| re(r"estimated maximum model length is (\d+)"));
 static MAX_MODEL_LEN: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:'max_model_len':\s*|--max[-_]model[-_]len[=\s]+|(?m:^\s*max_model_len\s*[=:]\s*))(\d+)")
+    re(
+        r"(?:'max_model_len':\s*|--max[-_]model[-_]len[=\s]+|(?m:^\s*max_model_len\s*[=:]\s*)|model's max seq len \()(\d+)",
+    )
 });
 static SERVED_MODEL: LazyLock<Regex> =
     LazyLock::new(|| re(r"'model(?:_tag)?':\s*'([^'\s]+)'|\bvllm\s+serve\s+([^\s-][^\s]*)"));
@@ -56,7 +73,9 @@ static SERVED_MODEL: LazyLock<Regex> =
 static MODEL_LOAD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:Model loading took|model weights take)\s+([\d.]+) ?GiB"));
 static KV_CACHE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:Available KV cache memory:|reserved for KV Cache is|KV Cache is)\s+([\d.]+) ?GiB")
+    re(
+        r"(?i)(?:Available KV cache memory:?\s+\(?|reserved for KV Cache is\s+|KV Cache is\s+)([\d.]+) ?GiB",
+    )
 });
 // 0.9/0.10 name the device ("cuda:0"); later releases do not.
 static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -105,6 +124,10 @@ pub fn parse_vllm_log(text: &str) -> Result<VllmLog, VllmLogError> {
         refused,
         served_model: None,
         max_model_len: MAX_MODEL_LEN.captures(text).and_then(|c| c[1].parse().ok()),
+        kv_short: number(&KV_NEEDED, text).map(|needed_gib| KvShort {
+            needed_gib,
+            estimated_max_len: ESTIMATED_MAX.captures(text).and_then(|c| c[1].parse().ok()),
+        }),
     };
     if log == VllmLog::default() {
         return Err(VllmLogError::NoFigures);
@@ -133,6 +156,25 @@ mod tests {
     use super::*;
 
     use crate::extract::shared_fixture as fixture;
+
+    #[test]
+    fn a_start_refused_for_kv_cache_is_read() {
+        let text = "Available KV cache memory: 22.5 GiB\nValueError: To serve at least one request with the model's max seq len (196608),\n23.25 GiB KV cache is needed, which is larger than the available KV cache memory (22.5 GiB).\nBased on the available memory, the estimated maximum model length is 190272.";
+        assert!(looks_like_vllm_log(text));
+        let log = parse_vllm_log(text).unwrap();
+        assert_eq!(log.kv_cache_gib, Some(22.5));
+        assert_eq!(log.max_model_len, Some(196608));
+        assert_eq!(
+            log.kv_short,
+            Some(KvShort {
+                needed_gib: 23.25,
+                estimated_max_len: Some(190272)
+            })
+        );
+        // The refusal's lines alone are a vLLM log too.
+        let alone = parse_vllm_log(&text[text.find("ValueError").unwrap()..]).unwrap();
+        assert_eq!(alone.kv_cache_gib, Some(22.5));
+    }
 
     #[test]
     fn the_startup_log_on_gb10() {

@@ -479,3 +479,40 @@ fn the_sharing_answer_and_the_pool_table_count_what_the_verdict_counts() {
     assert!(out.contains("of the 107.30 GB pool budget"), "{out}");
     assert!(!out.contains("caps + your run fit"), "{out}");
 }
+
+#[test]
+fn a_vllm_start_refused_for_kv_cache_gets_its_fix() {
+    for words in [
+        "vllm won't even start on my spark. wtf",
+        "vllm dies at startup:",
+    ] {
+        let out = crate::support::converse(&format!(
+            "{words}\nAvailable KV cache memory: 22.5 GiB\nValueError: To serve at least one request with the model's max seq len (196608),\n23.25 GiB KV cache is needed, which is larger than the available KV cache memory (22.5 GiB).\nBased on the available memory, the estimated maximum model length is 190272.\n"
+        ));
+        assert!(
+            out.contains("needs 23.25 GiB of KV cache and only 22.5 GiB was left"),
+            "{words}: {out}"
+        );
+        assert!(
+            out.contains("`--max-model-len` at most 190272"),
+            "{words}: {out}"
+        );
+        assert!(!out.contains("pre-allocated 22.5 GiB"), "{words}: {out}");
+    }
+}
+
+#[test]
+fn a_batch_then_a_bare_length_and_thousands_in_words_are_the_run() {
+    for (turn, pack) in [
+        ("LoRA qwen2.5 7b bf16 batch 2 4096", "pack 4096"),
+        (
+            "lora on llama 3.1 8b, batch 8 - no wait, 4 - and two thousand tokens per sample",
+            "pack 2000",
+        ),
+        ("qlora qwen2.5 14b bs 1, 8192", "pack 8192"),
+    ] {
+        let out = crate::support::converse(&format!("{turn}\n"));
+        assert!(out.contains(pack), "{turn}: {out}");
+        assert!(out.contains("**Verdict:"), "{turn}: {out}");
+    }
+}

@@ -24,8 +24,27 @@ use crate::knowledge::Knowledge;
 use crate::reply::{Block, PlanDetail, Reply, ReplyKind};
 use jiff::Timestamp;
 
+/// One line per slot: a slot set twice in one turn (a pasted config, then
+/// the words around it) is said once, with both sources.
+fn coalesced(updates: &[Update]) -> Vec<Update> {
+    let mut out: Vec<Update> = Vec::new();
+    for u in updates {
+        match out
+            .iter_mut()
+            .find(|e| e.slot == u.slot && Some(&e.value) == u.previous.as_ref())
+        {
+            Some(e) => {
+                e.value = u.value.clone();
+                e.words = format!("{}; {}", e.words, u.words);
+            }
+            None => out.push(u.clone()),
+        }
+    }
+    out
+}
+
 fn acknowledge(updates: &[Update]) -> String {
-    let parts: Vec<String> = updates
+    let parts: Vec<String> = coalesced(updates)
         .iter()
         .map(|u| match (&u.previous, u.slot) {
             (_, SlotName::Free) if u.words == "/proc/meminfo" => {

@@ -50,6 +50,32 @@ fn kept_up_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Ve
 
 /// The fraction to plan vLLM with and where it came from: the owner's
 /// words, the vLLM log, the process listing, or vLLM's default.
+/// "how much does the vLLM part take?" about an RL run whose config gives
+/// its generator a fraction, with no server of its own on the box: the
+/// generator is inside the run, so its claim is part of the run's plan,
+/// not a second process beside it.
+fn generator_block(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Block> {
+    if ask.server != Server::Vllm || ask.fraction.is_some() || session.vllm_log.is_some() {
+        return None;
+    }
+    let listed_vllm = session
+        .procs
+        .as_ref()
+        .and_then(|p| parse_ps(&p.value).ok())
+        .is_some_and(|ps| ps.iter().any(|p| p.kind == ProcessKind::Vllm));
+    let objective = session.facts.objective.as_ref()?;
+    let f = objective.value.fraction.filter(|_| !listed_vllm)?;
+    let claim = crate::calc::vllm_share::share(f, None, k).claim_centi_gb;
+    let cuda = k.spark("memory CUDA reports");
+    Some(Block::Text(format!(
+        "The vLLM part is your run's own generator, set by your config's `vllm_gpu_memory_utilization` {f}: it claims {f} × {} GiB (what CUDA reports on a GB10, {}) = {} GB of the pool at start. The run's plan counts it inside the run's peak, not beside it.",
+        plain(cuda.value),
+        cuda.cite,
+        crate::calc::units::show_centi(claim),
+        f = plain(f),
+    )))
+}
+
 fn vllm_fraction(ask: &ShareAsk, session: &Session, k: &Knowledge) -> (f64, String) {
     if let Some(f) = ask.fraction {
         return (f, format!("the {} you said", plain(f)));
@@ -154,6 +180,9 @@ pub fn largest_fraction_block(ask: &ShareAsk, session: &Session, k: &Knowledge) 
 }
 
 pub fn share_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Vec<Block> {
+    if let Some(block) = generator_block(ask, session, k) {
+        return vec![block];
+    }
     if ask.stays
         && let Some(blocks) = kept_up_blocks(ask, session, k)
     {

@@ -23,6 +23,7 @@ pub mod rate_change;
 pub mod reading;
 pub mod segment;
 pub mod share;
+pub mod shell_vars;
 pub mod slots;
 pub mod smi_csv;
 pub mod smi_query;

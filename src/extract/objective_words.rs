@@ -70,6 +70,13 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\bvllm_gpu_memory_utilization(?:\s*[=:]\s*|\s+)(0?\.\d+)|\bgpu_memory_utilization\s*[=:]\s*(0?\.\d+)|\bcolocat\w*\s+(?:vllm\s+)?(?:at|with|@)\s+(0?\.\d+)|\bvllm (?:colocat\w* )?at (0?\.\d+)",
     )
 });
+/// The generator's fraction as a config key writes it, for a config that
+/// is an RL run by its keys (generations, completion lengths) even where
+/// no word names the method (open-instruct's `grpo_fast.py` flags).
+pub fn config_fraction(text: &str) -> Option<f64> {
+    FRACTION.captures(text)?.get(1)?.as_str().parse().ok()
+}
+
 static NO_VLLM: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\buse_vllm\s*[=:]\s*false\b|\b(?:without|no) vllm\b|\bfast_inference\s*[=:]\s*false\b")
 });

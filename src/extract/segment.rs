@@ -545,7 +545,13 @@ fn split_blocks(text: &str) -> Vec<String> {
         let block = end - start >= 3
             || end - start == 2
                 && crate::extract::reading::kind_of(&lines[start..end].join("\n")) != "your words";
-        if block && others >= 2 && (before || after) {
+        // A launch script's variables and the command that uses them
+        // (`BATCH_SIZE=4` … `--per_device_train_batch_size $BATCH_SIZE`)
+        // are one paste.
+        let vars = crate::extract::shell_vars::assignments(&lines[start..end].join("\n"));
+        let used_after = !vars.is_empty()
+            && crate::extract::shell_vars::uses_any(&lines[end..].join("\n"), &vars);
+        if block && others >= 2 && (before || after) && !used_after {
             // What no reader knows stays with the block beside it.
             let cut_at = if before { start } else { 0 };
             let cut_end = if after { end } else { lines.len() };

@@ -215,6 +215,8 @@ fn banner_pairs(text: &str) -> Vec<Pair> {
 }
 
 fn read_pairs(text: &str) -> Vec<Pair> {
+    let expanded = crate::extract::shell_vars::expand(text);
+    let text = expanded.as_ref();
     let mut banner = banner_pairs(text);
     if !banner.is_empty() {
         banner.extend(read_pairs_of(text));
@@ -386,6 +388,8 @@ fn set<T>(slot: &mut Option<T>, value: Option<T>) {
 }
 
 pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigError> {
+    let expanded = crate::extract::shell_vars::expand(text);
+    let text = expanded.as_ref();
     let pairs = read_pairs(text);
     if !pairs.iter().any(is_known) {
         return Err(TrainerConfigError::NothingKnown { read: pairs.len() });
@@ -569,6 +573,9 @@ fn objective_of(text: &str, pairs: &[Pair]) -> Option<crate::calc::objective::Ob
     let (mut spec, _) = crate::extract::objective_words::objective_in(text)?;
     spec.kind = kind;
     let rl_keys = spec.generations.is_some() || spec.completion.is_some();
+    if rl_keys && spec.fraction.is_none() {
+        spec.fraction = crate::extract::objective_words::config_fraction(text);
+    }
     (spec.kind.is_some() || rl_keys).then_some(spec)
 }
 

@@ -674,3 +674,23 @@ fn a_feasibility_question_with_the_run_half_said_asks_for_the_rest() {
     let out = converse("4 hours into a qwen2.5 7b lora run, should I drop caches?\n");
     assert!(!out.contains("To plan this run I still need:"), "{out}");
 }
+
+#[test]
+fn a_launch_script_s_shell_variables_are_read_with_its_command() {
+    let script = "GRPO on the Spark, my launch block. Does it fit, and how much does the vLLM part take?\n# Training parameters\nMODEL=\"${MODEL_NAME_OR_PATH:-Qwen/Qwen2.5-0.5B}\"\nBATCH_SIZE=4\nNUM_SAMPLES=4\nBETA=0.0\n# Run training\npython open_instruct/grpo_fast.py \\\n    --model_name_or_path \"$MODEL\" \\\n    --response_length 512 \\\n    --per_device_train_batch_size $BATCH_SIZE \\\n    --num_samples_per_prompt_rollout $NUM_SAMPLES \\\n    --beta $BETA \\\n    --vllm_gpu_memory_utilization 0.5 \\\n    --gradient_checkpointing\n";
+    let out = converse(script);
+    assert!(!out.contains("I do not read the paste"), "{out}");
+    assert!(out.contains("model Qwen2.5 0.5B"), "{out}");
+    assert!(out.contains("batch 4"), "{out}");
+    assert!(out.contains("4 generations"), "{out}");
+    // The generator inside the run, at the script's fraction, not a
+    // server at vLLM's default beside it.
+    assert!(
+        out.contains("your config's `vllm_gpu_memory_utilization` 0.5"),
+        "{out}"
+    );
+    assert!(out.contains("= 65.34 GB of the pool"), "{out}");
+    assert!(!out.contains("vLLM's default 0.9"), "{out}");
+    // A slot set by the config and by the words is said once.
+    assert_eq!(out.matches("objective").count(), 1, "{out}");
+}

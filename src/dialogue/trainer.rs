@@ -30,6 +30,12 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
             )),
         }
     }
+    if cfg.framework == Some("Unsloth") {
+        out.push(found(
+            Slot::Framework("unsloth".into()),
+            "Unsloth (its import in the script)".into(),
+        ));
+    }
     let method = match (cfg.method, cfg.load_bits) {
         (Some("qlora"), _) | (Some("lora"), Some(4)) => Some(Method::Qlora),
         (Some("lora"), _) => Some(Method::Lora),

@@ -249,6 +249,24 @@ static PROMPT_ONLY: LazyLock<Regex> =
 /// Split a turn into prose and pasted segments. A turn that is all one or
 /// the other is one segment, as it always was.
 pub fn segments(text: &str) -> Vec<Segment> {
+    // Python source pasted under the owner's words is one paste from its
+    // first `import` or `def` on: its comments and closing brackets are
+    // not words or a log of their own.
+    if let Some((words, code)) = python_paste(text) {
+        // The lines above the code are the owner's ("this is my loader:").
+        let mut out: Vec<Segment> = (!words.trim().is_empty())
+            .then(|| Segment {
+                source: Source::Prose,
+                text: words.trim_end().to_string(),
+            })
+            .into_iter()
+            .collect();
+        out.push(Segment {
+            source: Source::Paste,
+            text: code.to_string(),
+        });
+        return out;
+    }
     let lines: Vec<&str> = text.lines().collect();
     let mut shapes: Vec<Shape> = Vec::with_capacity(lines.len());
     let mut in_fence = false;
@@ -390,6 +408,19 @@ pub fn segments(text: &str) -> Vec<Segment> {
 
 /// A turn that is one paste, unless it is listings stacked one under the
 /// other.
+/// The words above and the Python source from its first `import`, `from
+/// … import`, `def` or `class` line, when three or more lines follow it.
+fn python_paste(text: &str) -> Option<(&str, &str)> {
+    static START: LazyLock<Regex> = LazyLock::new(|| {
+        crate::extract::re(
+            r"(?m)^[ \t]*(?:from [\w.]+ import \w|import \w[\w.]*\s*$|import \w[\w.]* as \w|def \w+\(|class \w+[(:])",
+        )
+    });
+    let at = START.find(text)?.start();
+    let code = &text[at..];
+    (code.lines().count() >= 4).then(|| (&text[..at], code))
+}
+
 fn whole_or_stacked(text: &str) -> Vec<Segment> {
     let parts = split_at_headers(text);
     if parts.len() <= 1 {

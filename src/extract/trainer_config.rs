@@ -58,7 +58,7 @@ impl TrainerConfigError {
 
 /// Keys that count as trainer settings, for recognising a paste
 /// (space-separated to keep the list short).
-const KNOWN: &str = "model_name_or_path base_model model_id model pretrained_model_name_or_path \
+const KNOWN: &str = "model_name_or_path base_model model_id model model_name pretrained_model_name_or_path \
     finetuning_type adapter peft use_peft load_in_4bit load_in_8bit \
     quantization_bit per_device_train_batch_size micro_batch_size batch_size \
     cutoff_len max_seq_length max_length sequence_len max_seq_len seq_length \
@@ -405,6 +405,7 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
             "model_name_or_path"
             | "base_model"
             | "model_id"
+            | "model_name"
             | "model"
             | "pretrained_model_name_or_path"
                 // `model=model` in a Python call names a variable, not a model.
@@ -443,6 +444,7 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
                 _ => {}
             },
             "peft" | "use_peft" if on => lora = true,
+            "full_finetuning" if on => full = true,
             "load_in_4bit" if on => (c.load_bits, to_qlora) = (Some(4), true),
             "load_in_8bit" if on => set(&mut c.load_bits, Some(8)),
             "quantization_bit" => set(
@@ -478,6 +480,13 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
             _ => {}
         }
     }
+    // Unsloth's `get_peft_model(…)` and PEFT's `LoraConfig(…)` attach
+    // adapters; `full_finetuning=True` (Unsloth) trains every weight.
+    static ADAPTER_CALL: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\b(?:get_peft_model|LoraConfig)\s*\("));
+    if ADAPTER_CALL.is_match(text) && !full {
+        lora = true;
+    }
     c.method = if qlora || lora && to_qlora {
         Some("qlora")
     } else if lora {
@@ -491,8 +500,13 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     let torchtune =
         has(&["_component_"]) || pairs.iter().any(|p| p.value.starts_with("torchtune."));
     // Most specific first: LLaMA-Factory and axolotl also use HF key names.
+    static UNSLOTH: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"\bfrom unsloth import\b|\bimport unsloth\b|\bFast(?:Language|Vision)?Model\.")
+    });
     c.framework = if has(&[BANNER]) {
         Some("the script's printed")
+    } else if UNSLOTH.is_match(text) {
+        Some("Unsloth")
     } else if torchtune {
         Some("torchtune")
     } else if has(&["finetuning_type", "cutoff_len", "lora_target"]) {

@@ -694,3 +694,19 @@ fn a_launch_script_s_shell_variables_are_read_with_its_command() {
     // A slot set by the config and by the words is said once.
     assert_eq!(out.matches("objective").count(), 1, "{out}");
 }
+
+#[test]
+fn python_source_under_the_words_is_one_paste_read_as_its_config() {
+    let loader = "this is my loader:\nfrom unsloth import FastModel\ndef load_model_and_tokenizer(model_name=\"unsloth/Qwen2.5-7B\", max_seq_length=1024):\n    # Step 1: Load base model (quantized)\n    model, tokenizer = FastModel.from_pretrained(\n        model_name=model_name,\n        max_seq_length=max_seq_length,\n        load_in_4bit=True,\n    )\n    # Step 2: Attach LoRA after loading\n    model = FastModel.get_peft_model(\n        model,\n        r=64,\n        lora_alpha=16,\n    )\n    return model, tokenizer\n";
+    let out = converse(loader);
+    assert!(out.contains("framework unsloth"), "{out}");
+    assert!(out.contains("method QLoRA"), "{out}");
+    assert!(out.contains("pack 1024"), "{out}");
+    assert!(out.contains("rank 64"), "{out}");
+    // Its "# Step 1" comments are no training log.
+    assert!(
+        !out.contains("To tell whether a slowdown is thermal"),
+        "{out}"
+    );
+    assert!(!out.contains("I do not read the paste"), "{out}");
+}

@@ -899,7 +899,7 @@ pub fn read_train_log_with(
 
 /// True when a paste is thermal samples / a training log.
 pub fn looks_like_train_paste(text: &str) -> bool {
-    if setup_bars_only(text) {
+    if setup_bars_only(text) || python_source(text) {
         return false;
     }
     let several = text.lines().count() >= 2
@@ -913,6 +913,16 @@ pub fn looks_like_train_paste(text: &str) -> bool {
         || text.trim_start().starts_with("{'loss'")
         || PROGRESS_BAR.is_match(text)
         || steps_in(text)
+}
+
+/// Python source (a loader or a training script): its "# Step 1: load the
+/// model" comments are no training steps. A log prints no `def` or
+/// `import` line.
+fn python_source(text: &str) -> bool {
+    static SOURCE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::extract::re(r"(?m)^\s*(?:def \w+\(|class \w+[(:]|import \w|from [\w.]+ import \w)")
+    });
+    SOURCE.is_match(text) && !PROGRESS_BAR.is_match(text)
 }
 
 /// Progress bars of the set-up before training ("Loading checkpoint

@@ -410,6 +410,9 @@ fn compose(
         let lower = w.to_ascii_lowercase();
         (session.vllm_log.is_some() || session.procs.is_some()) && lower.contains("vllm")
             || session.ollama.is_some() && lower.contains("ollama")
+            // "just set it to 0.85", "what fraction then?" with a vLLM log
+            // in the conversation: its fraction.
+            || session.vllm_log.is_some() && FRACTION_TALK.is_match(&lower)
     });
     let server_topic = names_known_server
         || matches!(
@@ -923,6 +926,12 @@ static FIT_CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 });
 
 /// Words that ask whether the run fits, beside a domain question.
+static FRACTION_TALK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:fraction|utili[sz]ation|gpu[\s_-]?mem\w*)\b|\b(?:set|put|make|bump|raise|lower|drop)\s+it\s+(?:to|at|down to|up to)\s+0?\.\d+",
+    )
+});
+
 static FITS_ASKED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
         r"(?i)\bfit\w*|\bwill (?:it|this|that|my run) (?:work|run|oom)\b|\bhow much (?:memory|ram)\b|\b(?:possible|doable|feasible|realistic)\b|\bcan (?:i|we|it|this box|the spark) (?:do|run|train|handle|manage)\b",

@@ -398,7 +398,7 @@ pub fn asked_stop(session: &Session, words: &str, k: &Knowledge) -> Option<Actio
 /// whose answer is the pool's verdict on that server.
 static STOP_QUESTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(?:do|must|should|shall|need|would)\s+(?:i|we)\s+(?:have\s+to\s+|need\s+to\s+|got\s+to\s+)?(?:stop|kill|shut\s+down|turn\s+off|pause|unload)\b|\b(?:have|need)\s+to\s+(?:stop|kill|shut\s+down)\b",
+        r"(?i)\b(?:do|must|should|shall|need|would)\s+(?:i|we)\s+(?:have\s+to\s+|need\s+to\s+|got\s+to\s+)?(?:stop|kill|shut\s+down|turn\s+off|pause|unload)\b|\b(?:have|need)\s+to\s+(?:stop|kill|shut\s+down)\b|\b(?:i|we)\s+(?:must|should|gotta)\s+(?:stop|kill|shut\s+down|turn\s+off|unload)\b",
     )
 });
 
@@ -409,7 +409,9 @@ pub fn stop_question_answer(session: &Session, words: &str, k: &Knowledge) -> Op
     if !STOP_QUESTION.is_match(words) {
         return None;
     }
-    let report = pool_report(session, k)?;
+    let Some(report) = pool_report(session, k) else {
+        return stop_question_unlisted(session, words, k);
+    };
     let lower = words.to_ascii_lowercase();
     let servers: Vec<_> = report
         .processes
@@ -459,6 +461,53 @@ pub fn stop_question_answer(session: &Session, words: &str, k: &Knowledge) -> Op
     } else {
         format!("No, it can keep running: {}.", lines.join("; "))
     })
+}
+
+/// "so I must stop vllm?" with no listing pasted: the run alone says
+/// whether any stop could be enough; what the server holds needs its
+/// command line.
+fn stop_question_unlisted(session: &Session, words: &str, k: &Knowledge) -> Option<String> {
+    let lower = words.to_ascii_lowercase();
+    let server = [
+        ("vllm", "vLLM"),
+        ("ollama", "Ollama"),
+        ("llama.cpp", "llama.cpp"),
+        ("sglang", "SGLang"),
+    ]
+    .into_iter()
+    .find(|(key, _)| lower.contains(key))?
+    .1;
+    let (plan, _) = crate::dialogue::plan_turn::build_plan(&session.facts, k)?;
+    let (peak, budget) = (
+        crate::calc::units::show_centi(plan.estimate.total_centi_gb),
+        crate::calc::units::show_centi(plan.budget.centi_gb),
+    );
+    if plan.judgement.verdict == crate::calc::verdict::Verdict::DoesNotFit {
+        let smaller: Vec<String> = plan
+            .alternatives
+            .iter()
+            .take(2)
+            .map(|a| {
+                format!(
+                    "{}: {} GB ({})",
+                    a.change,
+                    crate::calc::units::show_centi(a.total_centi_gb),
+                    a.verdict.label()
+                )
+            })
+            .collect();
+        let options = if smaller.is_empty() {
+            "shorter packing first, then a smaller batch".to_string()
+        } else {
+            smaller.join("; ")
+        };
+        return Some(format!(
+            "No: stopping {server} would not be enough. Your run alone needs {peak} GB of the {budget} GB budget, so {server} can keep serving and the run has to be made smaller whatever it does ({options}). Each change is yours to make; say \"what if …\" to see one."
+        ));
+    }
+    Some(format!(
+        "Not if they fit together: your run alone needs {peak} GB of the {budget} GB budget, and what {server} holds I cannot see without its command line. Paste `ps aux | grep -E 'vllm|ollama' | grep -v grep` (its flags carry its fraction) and I will say whether it can stay. Nothing is stopped unless you say so."
+    ))
 }
 
 static KEEPS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {

@@ -62,7 +62,7 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
 static BARE_FRACTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\d.])(0?\.\d+)\b"));
 static MOST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest|(?:what|which)(?: (?:lower|smaller|safe|other))? (?:frac(?:tion)?|util(?:i[sz]ation)?|gpu[\s_-]?mem(?:ory)?[\s_-]?util(?:i[sz]ation)?|setting|value|number) (?:would|will|could|should|can|to)\b)",
+        r"(?i)\b(?:most|max(?:imum)?|largest|biggest|highest|(?:what|which)(?: (?:lower|smaller|safe|other))? (?:frac(?:tion)?|util(?:i[sz]ation)?|gpu[\s_-]?mem(?:ory)?[\s_-]?util(?:i[sz]ation)?|setting|value|number) (?:would|will|could|should|can|to)\b|(?:what|which) (?:frac(?:tion)?|util(?:i[sz]ation)?)\s*(?:then|now|for (?:it|vllm))?\s*\?)",
     )
 });
 static INSTEAD: LazyLock<Regex> =

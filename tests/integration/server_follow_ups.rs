@@ -516,3 +516,43 @@ fn a_batch_then_a_bare_length_and_thousands_in_words_are_the_run() {
         assert!(out.contains("**Verdict:"), "{turn}: {out}");
     }
 }
+
+#[test]
+fn must_i_stop_the_server_without_a_listing_is_answered_from_the_run_alone() {
+    for ask in [
+        "so i must stop vllm? i dont want, colleagues need it",
+        "do I have to stop ollama?",
+    ] {
+        let out = crate::support::converse(&format!(
+            "lora on gemma 2 9b, batch 8, 4k ctx, bf16\n\n{ask}\n"
+        ));
+        assert!(
+            out.contains("would not be enough. Your run alone needs"),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+        assert!(!out.contains("systemctl stop"), "{ask}: {out}");
+    }
+    let out = crate::support::converse(
+        "lora qwen2.5 7b bf16, batch 2, packing 2048\n\nmust I stop vllm?\n",
+    );
+    assert!(out.contains("Not if they fit together"), "{out}");
+}
+
+#[test]
+fn a_fraction_said_after_a_vllm_log_is_its_fraction() {
+    let log = "Available KV cache memory: 22.5 GiB\nValueError: To serve at least one request with the model's max seq len (196608),\n23.25 GiB KV cache is needed, which is larger than the available KV cache memory (22.5 GiB).";
+    for said in [
+        "just set it to 0.85 like the forum said",
+        "what fraction then?",
+    ] {
+        let out = crate::support::converse(&format!(
+            "{log}\n\nlora qwen2.5 7b bf16 batch 2 4096\n\n{said}\n"
+        ));
+        assert!(
+            out.contains("largest fraction that leaves your run its peak"),
+            "{said}: {out}"
+        );
+        assert!(!out.contains("found no run setting"), "{said}: {out}");
+    }
+}

@@ -41,6 +41,7 @@ needle!(
     STEP_LOWER = b"step ",
     STEP_UPPER = b"Step ",
     ITERATION_UPPER = b"Iteration ",
+    EPOCH_HASH = b"epoch #",
     TOKENS_PER_S = b"tokens_per_second_per_gpu:",
     MEGATRON_MS = b"elapsed time per iteration (ms)",
     NEMO_S = b"train_step_timing in s",
@@ -654,9 +655,11 @@ pub fn read(line: &[u8]) -> LineFacts {
     }
     // llm.c "step    1/1500 | … | 10956.69 ms |"; Rich/accelerate "step 10".
     // Caffe's solver (inside glog's prefix): "Iteration 1000 (0.24 iter/s, …".
+    // garage/dowel's prefix: "2026-11-29 08:02:56 | [exp] epoch #1 | Saved".
     if let Some(step) = step_after(line, &ITERATION)
         .or_else(|| step_after(line, &ITER))
         .or_else(|| step_after(line, &ITERATION_UPPER))
+        .or_else(|| step_after(line, &EPOCH_HASH))
     {
         f.step = Some(step);
     } else if let Some(step) =
@@ -774,6 +777,10 @@ mod tests {
         let f =
             facts("11/29/2026 09:02:33 - INFO - __main__ - step 10: loss 2.3655, step_time 1.989s");
         assert_eq!((f.step, f.duration), (Some(10), Some(1.989)));
+        assert!(f.stamp.is_some());
+        // garage/dowel: every line of an epoch carries "epoch #N" and a stamp.
+        let f = facts("2026-11-29 08:02:56 | [sac_half_cheetah_batch] epoch #12 | Saved");
+        assert_eq!(f.step, Some(12));
         assert!(f.stamp.is_some());
     }
 

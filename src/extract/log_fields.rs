@@ -65,6 +65,8 @@ const EXACT: &[(&str, Role)] = &[
     ("nupdates", Role::Step),
     // Ray Tune / RLlib result rows: "training_iteration", "time_this_iter_s".
     ("training_iteration", Role::Step),
+    // PyMARL's run loop: "t_env: 41157 / 2050000", environment steps.
+    ("t_env", Role::Step),
     ("time_this_iter_s", Role::Duration(1.0)),
     ("epoch", Role::Epoch),
     ("ts", Role::Stamp),

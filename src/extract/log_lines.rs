@@ -307,6 +307,22 @@ fn glog_prefix(line: &[u8]) -> Option<Stamp> {
 fn time_of_day_prefix(line: &[u8]) -> Option<Stamp> {
     let bracketed = line.first() == Some(&b'[');
     let body = if bracketed { &line[1..] } else { line };
+    // PyMARL's "[INFO 09:02:13] my_main …": the level inside the bracket.
+    let body = if bracketed {
+        [
+            &b"INFO "[..],
+            b"WARNING ",
+            b"WARN ",
+            b"ERROR ",
+            b"DEBUG ",
+            b"CRITICAL ",
+        ]
+        .iter()
+        .find_map(|level| body.strip_prefix(*level))
+        .unwrap_or(body)
+    } else {
+        body
+    };
     let (h, mi, sec, end) = clock(body)?;
     let next = body.get(end)?;
     let ends_right = if bracketed {
@@ -778,6 +794,10 @@ mod tests {
             facts("11/29/2026 09:02:33 - INFO - __main__ - step 10: loss 2.3655, step_time 1.989s");
         assert_eq!((f.step, f.duration), (Some(10), Some(1.989)));
         assert!(f.stamp.is_some());
+        // PyMARL: the level inside the bracket before a time of day.
+        let f = facts("[INFO 09:04:24] my_main t_env: 41157 / 2050000");
+        assert_eq!(f.step, Some(41157));
+        assert!(f.stamp.is_some_and(|s| s.dateless));
         // garage/dowel: every line of an epoch carries "epoch #N" and a stamp.
         let f = facts("2026-11-29 08:02:56 | [sac_half_cheetah_batch] epoch #12 | Saved");
         assert_eq!(f.step, Some(12));

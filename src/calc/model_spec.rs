@@ -28,7 +28,7 @@ pub fn from_params(params: u64, k: &Knowledge) -> ModelSpec {
         .model(REFERENCE_SHAPE)
         .expect("the catalog has the reference shape");
     ModelSpec {
-        display: format!("a {} model", params_label(params)),
+        display: with_article(&format!("{} model", params_label(params))),
         arch: reference.arch.scaled_to(params),
         params,
         basis: ShapeBasis::Approximated {
@@ -56,6 +56,16 @@ pub fn from_config(arch: Arch, path: &str) -> ModelSpec {
 }
 
 /// 70_000_000_000 as "70B", 1_500_000_000 as "1.5B", 500_000_000 as "500M".
+/// "an 8B model", "an 11B model", "an 80B model", "a 7B model": the
+/// article as the figure is spoken.
+fn with_article(noun: &str) -> String {
+    let digits: String = noun.chars().take_while(char::is_ascii_digit).collect();
+    // "eight…", and "eleven"/"eighteen" where they lead a group of three.
+    let spoken_vowel = digits.starts_with('8')
+        || digits.len() % 3 == 2 && (digits.starts_with("11") || digits.starts_with("18"));
+    format!("{} {noun}", if spoken_vowel { "an" } else { "a" })
+}
+
 pub fn params_label(params: u64) -> String {
     if params >= 1_000_000_000 {
         let b = params as f64 / 1e9;
@@ -69,6 +79,16 @@ pub fn params_label(params: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_article_follows_the_spoken_figure() {
+        assert_eq!(with_article("8B model"), "an 8B model");
+        assert_eq!(with_article("11B model"), "an 11B model");
+        assert_eq!(with_article("80B model"), "an 80B model");
+        assert_eq!(with_article("7B model"), "a 7B model");
+        assert_eq!(with_article("27B model"), "a 27B model");
+        assert_eq!(with_article("1.5B model"), "a 1.5B model");
+    }
 
     #[test]
     fn a_bare_70b_keeps_the_exact_count_and_scaled_shapes_come_close() {

@@ -42,7 +42,7 @@ static REJECTED: LazyLock<Regex> = LazyLock::new(|| {
 /// "pairs up to 700 tokens": both sequences.
 static PAIRS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:preference )?pairs?(?: are| of)?(?: up to| at most| under| about)\s*(\d+)\s*(?:tokens?|tok)\b",
+        r"(?i)\b(?:preference )?pairs?(?: are| of)?(?: only| just| all)?(?: up to| at most| under| about| around| roughly| max(?:imum)?| below)\s*(\d+)\s*(?:tokens?|tok)\b",
     )
 });
 static BETA: LazyLock<Regex> =

@@ -405,7 +405,19 @@ static NOT_THE_METHOD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "load_in_4bit=False", "load_in_4bit: true": the key said in a sentence
+/// ("what if load_in_4bit=False?") names the method.
+static LOAD_IN_4BIT: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\bload_in_4bit\s*[=:]\s*(true|yes|1|false|no|0)\b"));
+
 fn four_bit_lora(text: &str) -> String {
+    if let Some(c) = LOAD_IN_4BIT.captures(text) {
+        let method = match c[1].to_ascii_lowercase().as_str() {
+            "true" | "yes" | "1" => "qlora",
+            _ => "lora",
+        };
+        return LOAD_IN_4BIT.replace(text, method).into_owned();
+    }
     if FOUR_BIT.is_match(text) && PLAIN_LORA.is_match(text) {
         PLAIN_LORA.replace(text, "qlora").into_owned()
     } else if FOUR_BIT_WORD.is_match(text) && !NOT_THE_METHOD.is_match(text) {
@@ -518,6 +530,8 @@ mod tests {
         assert_eq!(canonical("Batch size... let's say 2?"), "batch 2?");
         assert_eq!(canonical("and if i use 4bit?"), "and if i use qlora?");
         assert_eq!(canonical("load it in 4-bit"), "load it in qlora");
+        assert_eq!(canonical("what if load_in_4bit=False?"), "what if lora?");
+        assert_eq!(canonical("and load_in_4bit: true"), "and qlora");
         for kept in [
             "use unsloth/llama-3-8b-bnb-4bit",
             "8bit adam, 4bit kv cache",

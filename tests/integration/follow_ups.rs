@@ -244,3 +244,15 @@ fn can_both_run_after_a_listing_is_the_fraction_arithmetic() {
         assert_eq!(out.matches("## Shared pool").count(), 1, "{ask}: {out}");
     }
 }
+
+#[test]
+fn a_trainer_key_said_in_a_what_if_and_pair_lengths_said_loosely_are_read() {
+    let out = converse("qlora, params 8b, batch 1, packing 1024\n\nwhat if load_in_4bit=False?\n");
+    assert!(out.contains("What if method QLoRA → LoRA"), "{out}");
+    assert!(out.contains("an 8B model"), "{out}");
+    let out = converse(
+        "dpo lora on llama 3.1 8b, batch 2, packing 4096\n\nactually my pairs are only up to 700 tokens, prompt included\n",
+    );
+    assert!(out.contains("chosen 700, rejected 700"), "{out}");
+    assert!(!out.contains("found no run setting"), "{out}");
+}

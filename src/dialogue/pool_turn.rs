@@ -394,6 +394,30 @@ pub fn asked_stop(session: &Session, words: &str, k: &Knowledge) -> Option<Actio
     (!list.is_empty()).then_some(Action::Stop(list))
 }
 
+/// "cool, unload them anyway", "unload granite3.3:2b": an unload of Ollama's
+/// loaded models asked by the owner, proposed for a yes like a stop.
+static UNLOAD_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:(?:ok(?:ay)?|cool|fine|alright|right|so|then|well|actually|great)[,.!]?\s*)*(?:please\s+|go ahead and\s+|let'?s\s+|just\s+|i want to\s+)?unload\s+(them|it|all|everything|both|the models?|ollama(?:'s models)?|[\w.:-]+)(?:\s+(?:anyway|then|too|now|please|after all|all|both))*\s*[.!]*\s*$",
+    )
+});
+
+/// The unload the owner asked for, of the models `ollama ps` listed.
+pub fn asked_unload(session: &Session, words: &str) -> Option<Action> {
+    let c = UNLOAD_REQUEST.captures(words.trim())?;
+    let named = c[1].to_ascii_lowercase();
+    let all = matches!(
+        named.as_str(),
+        "them" | "it" | "all" | "everything" | "both" | "the models" | "the model"
+    ) || named.starts_with("ollama");
+    let models: Vec<String> = ollama_models(session)
+        .into_iter()
+        .map(|m| m.name)
+        .filter(|name| all || name.to_ascii_lowercase().starts_with(&named))
+        .collect();
+    (!models.is_empty()).then_some(Action::Unload(models))
+}
+
 /// "Do I have to stop vllm first?", "should I kill ollama?": a question
 /// whose answer is the pool's verdict on that server.
 static STOP_QUESTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {

@@ -563,6 +563,7 @@ pub fn absorb_words(
     // it names): it is proposed again as named, not taken as a hedge.
     if !out.mixed
         && let Some(action) = crate::dialogue::pool_turn::asked_stop(session, text, k)
+            .or_else(|| crate::dialogue::pool_turn::asked_unload(session, text))
         && match (&session.pending, &action) {
             (Some(Action::Stop(waiting)), Action::Stop(asked)) => {
                 asked.iter().all(|p| waiting.contains(p))

@@ -556,3 +556,32 @@ fn a_fraction_said_after_a_vllm_log_is_its_fraction() {
         assert!(!out.contains("found no run setting"), "{said}: {out}");
     }
 }
+
+#[test]
+fn unload_them_after_ollama_ps_proposes_the_unload_for_a_yes() {
+    let ps = "NAME             ID              SIZE      PROCESSOR    CONTEXT    UNTIL\ngranite3.3:2b    07bd1f170855    2.7 GB    100% GPU     4096       4 minutes from now\nllama3.2:3b      a80c4f17acd5    3.4 GB    100% GPU     4096       4 minutes from now";
+    for (ask, names) in [
+        ("cool, unload them anyway", "granite3.3:2b, llama3.2:3b"),
+        ("ok unload both", "granite3.3:2b, llama3.2:3b"),
+    ] {
+        let out = crate::support::converse(&format!(
+            "qlora llama 3.1 8b, batch 4, packing 1024. ollama is running these:\n{ps}\n\n{ask}\n"
+        ));
+        assert!(
+            out.contains(&format!("You asked to unload {names}")),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("ollama stop"), "{ask}: {out}");
+    }
+}
+
+#[test]
+fn cpu_offload_on_a_spark_is_answered_as_the_same_pool() {
+    for ask in [
+        "What means fsdp_offload_params on this machine, do I need it?",
+        "would cpu offload help?",
+    ] {
+        let out = crate::support::converse(&format!("{ask}\n"));
+        assert!(out.contains("gives no extra room"), "{ask}: {out}");
+    }
+}

@@ -876,6 +876,21 @@ pub fn absorb_words(
     if let Some(name) = &out.unknown_model {
         session.unknown_model = Some(name.clone());
     }
+    // "and micro_batch_size: 2 together with it?": added to the open
+    // what-if, whose other changes stay.
+    if !hypothetical.is_empty()
+        && COMBINED.is_match(text)
+        && let Some(open) = &session.what_if
+    {
+        let mut merged: Vec<Found> = open
+            .value
+            .iter()
+            .filter(|f| !hypothetical.iter().any(|h| same_kind(&f.slot, &h.slot)))
+            .cloned()
+            .collect();
+        merged.extend(hypothetical);
+        hypothetical = merged;
+    }
     if !hypothetical.is_empty() {
         session.what_if = Some(Known {
             value: hypothetical.clone(),
@@ -899,6 +914,12 @@ pub fn absorb_words(
     out.no_free_now = NO_FREE_NOW.is_match(text);
     thermal_words(session, text, at, out);
 }
+
+static COMBINED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:together with (?:it|that|this)|with (?:it|that) too|on top(?: of (?:it|that))?|as well|in addition|plus that|both together|combined)\b|\b(?:too|also)\s*[?.!]*\s*$",
+    )
+});
 
 static SERVER_TALK: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(

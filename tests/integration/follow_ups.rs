@@ -256,3 +256,32 @@ fn a_trainer_key_said_in_a_what_if_and_pair_lengths_said_loosely_are_read() {
     assert!(out.contains("chosen 700, rejected 700"), "{out}");
     assert!(!out.contains("found no run setting"), "{out}");
 }
+
+#[test]
+fn a_what_if_said_together_with_the_open_one_adds_to_it_and_both_are_adopted() {
+    for (second, adopt) in [
+        (
+            "and micro_batch_size: 2 together with it?",
+            "Good, go ahead with both.",
+        ),
+        ("what if batch 2 as well?", "ok, apply them"),
+        ("and batch 2 too?", "go with both"),
+    ] {
+        let out = converse(&format!(
+            "qlora llama 3.1 70b, batch 1, packing 512\n\nwhat if packing 2048?\n\n{second}\n\n{adopt}\n"
+        ));
+        assert!(
+            out.contains("What if batch 1 → 2, pack 512 → 2048"),
+            "{second}: {out}"
+        );
+        assert!(
+            out.contains("Changed: batch 1 → 2, pack 512 → 2048."),
+            "{adopt}: {out}"
+        );
+    }
+    // Without a word that joins them, the second what-if replaces the first.
+    let out = converse(
+        "qlora llama 3.1 70b, batch 1, packing 512\n\nwhat if packing 2048?\n\nwhat if batch 2?\n",
+    );
+    assert!(out.contains("What if batch 1 → 2 —"), "{out}");
+}

@@ -123,7 +123,8 @@ fn uncapped_blocks(server: Server, session: &Session, k: &Knowledge) -> Vec<Bloc
         Some((need_centi, words)) => {
             let budget = pool_budget_centi(k);
             lines.push(format!("your run: {} GB ({words})", show_centi(need_centi)));
-            lines.push(match budget.checked_sub(need_centi) {
+            let left = budget.checked_sub(need_centi);
+            lines.push(match left {
                 Some(left) => format!(
                     "left beside your run: {} GB − {} GB = {} GB, for {name}'s models and anything else on the box",
                     show_centi(budget),
@@ -136,6 +137,28 @@ fn uncapped_blocks(server: Server, session: &Session, k: &Knowledge) -> Vec<Bloc
                     show_centi(budget)
                 ),
             });
+            // "like 13gb" said of the model it will hold: set beside what
+            // is left (weights as said; its KV cache comes on top).
+            if let Some(said) = &session.held_said {
+                let (_, held) = &said.value;
+                let fits = left.is_some_and(|l| *held <= l);
+                lines.push(format!(
+                    "the {} GB you said it holds (\"{}\"): {}",
+                    show_centi(*held),
+                    said.words,
+                    if fits {
+                        format!(
+                            "{} GB + {} GB = {} GB of the {} GB budget, so both fit, with its context's KV cache still to come out of the rest",
+                            show_centi(need_centi),
+                            show_centi(*held),
+                            show_centi(need_centi + held),
+                            show_centi(budget)
+                        )
+                    } else {
+                        "more than is left beside your run, so they do not fit together".to_string()
+                    }
+                ));
+            }
         }
         None => lines.push(
             "your run: not planned yet; give me the model, method, dtype, batch and packing and I will say what it leaves"

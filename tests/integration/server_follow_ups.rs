@@ -585,3 +585,15 @@ fn cpu_offload_on_a_spark_is_answered_as_the_same_pool() {
         assert!(out.contains("gives no extra room"), "{ask}: {out}");
     }
 }
+
+#[test]
+fn a_size_said_for_an_uncapped_server_is_set_beside_the_run() {
+    let out = crate::support::converse(
+        "qlora llama 3.1 8b, batch 1, packing 1024\n\nmy friend want to load gpt-oss 20b in ollama at same time, like 13gb. is ok?\n",
+    );
+    assert!(out.contains("the 13.00 GB you said it holds"), "{out}");
+    assert!(
+        out.contains("19.56 GB + 13.00 GB = 32.56 GB of the 119.48 GB budget"),
+        "{out}"
+    );
+}

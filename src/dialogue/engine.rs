@@ -456,6 +456,13 @@ fn compose(
             .filter(|_| a.updates.is_empty() && a.what_if.is_empty())
             .and_then(|w| crate::dialogue::fraction_question::answer(w, k))
     });
+    // "which one should I use?" with a what-if beside the run.
+    let term = term.or_else(|| {
+        a.words
+            .as_deref()
+            .filter(|_| a.updates.is_empty() && a.what_if.is_empty())
+            .and_then(|w| crate::dialogue::which_question::which_answer(w, session, k))
+    });
     if let Some(text) = &term {
         reply.push(Block::Text(text.clone()));
     }

@@ -35,4 +35,5 @@ pub mod trainer;
 pub mod trainer_memory_note;
 pub mod vllm_turn;
 pub mod whatif;
+pub mod which_question;
 pub mod words;

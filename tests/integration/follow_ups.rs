@@ -285,3 +285,22 @@ fn a_what_if_said_together_with_the_open_one_adds_to_it_and_both_are_adopted() {
     );
     assert!(out.contains("What if batch 1 → 2 —"), "{out}");
 }
+
+#[test]
+fn which_one_with_a_what_if_open_compares_them_by_memory_and_changes_nothing() {
+    for ask in ["ok so which one should I use?", "what would you recommend?"] {
+        let out = converse(&format!(
+            "lora qwen2.5 7b, batch 2, packing 2048\n\nwhat if full fine-tune?\n\n{ask}\n"
+        ));
+        assert!(
+            out.contains("By memory alone: your run, Qwen2.5 7B LoRA"),
+            "{ask}: {out}"
+        );
+        assert!(
+            out.contains("The one with more room is your run as it is."),
+            "{ask}: {out}"
+        );
+        assert!(!out.contains("Adopted"), "{ask}: {out}");
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

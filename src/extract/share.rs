@@ -38,7 +38,7 @@ static SERVER: LazyLock<Regex> =
 /// Words that put the server and the run on the box at once.
 static TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:(?:i(?:'m| am)?|this|it|that|the|my|our|[\w-]+ing) )?(?:\w+ )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|stay(?:s|ing)? (?:up|on|running|loaded|alive)|leave (?:\w+ ){0,2}(?:up|running|loaded)|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit|bring (?:\w+ )?back|(?:start|restart|launch|run|spin|turn) (?:\w+ )?(?:up )?(?:again|back)|on the same (?:node|box|spark|machine))\b",
+        r"(?i)\b(beside|alongside|next to|at the same time|same time|together|concurrently|simultaneously|in parallel|shar(?:e|es|ed|ing)|coexist\w*|while (?:(?:i(?:'m| am)?|this|it|that|the|my|our|[\w-]+ing) )?(?:\w+ )?(?:train|fine-?tun|q?lora|sft|run)\w*|keep (?:\w+ )?running|stay(?:s|ing)? (?:up|on|running|loaded|alive)|leave (?:\w+ ){0,2}(?:up|running|loaded)|with (?:my|the|this) (?:training|trainer|run|fine-?tune|job)|during (?:my |the )?(?:training|run|fine-?tune)|(?:does|do|would|will) (?:that|it|both|they) (?:still )?fit|bring (?:\w+ )?back|(?:start|restart|launch|run|spin|turn) (?:\w+ )?(?:up )?(?:again|back)|on the same (?:node|box|spark|machine)|how much (?:memory |room |of the pool )?(?:does|will|would|do) (?:the )?(?:vllm|ollama)(?: part| side| generator| server| bit)? (?:take|use|need|hold|claim|eat)\w*)\b",
     )
 });
 /// The server is running and would stay so.

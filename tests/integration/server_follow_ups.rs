@@ -597,3 +597,17 @@ fn a_size_said_for_an_uncapped_server_is_set_beside_the_run() {
         "{out}"
     );
 }
+
+#[test]
+fn how_much_would_vllm_take_is_a_sharing_question() {
+    for ask in [
+        "how much would vllm take at 0.3?",
+        "how much memory does the vllm server use at 0.3?",
+    ] {
+        let out = crate::support::converse(&format!(
+            "lora qwen2.5 7b, batch 2, packing 2048\n\n{ask}\n"
+        ));
+        assert!(out.contains("0.3 × 121.69 GiB"), "{ask}: {out}");
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

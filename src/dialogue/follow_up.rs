@@ -368,26 +368,30 @@ fn fits_now_words(plan: &crate::calc::plan::Plan) -> String {
     }
 }
 
+/// The plan's first two smaller settings with their peaks and verdicts:
+/// "packing 4096 → 2048: 152.44 GB (does not fit); …".
+pub(crate) fn alternatives_text(plan: &crate::calc::plan::Plan) -> String {
+    plan.alternatives
+        .iter()
+        .take(2)
+        .map(|a| {
+            format!(
+                "{}: {} GB ({})",
+                a.change,
+                show_centi(a.total_centi_gb),
+                a.verdict.label()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -> String {
     let (peak, budget) = (plan.estimate.total_centi_gb, plan.budget.centi_gb);
     let margin = show_centi_delta(plan.judgement.margin_centi_gb);
     // The run by name, so a verdict given turns later says which run.
     let run = format!("{} {}", plan.input.model.display, plan.input.method.label());
-    let alternatives = || {
-        plan.alternatives
-            .iter()
-            .take(2)
-            .map(|a| {
-                format!(
-                    "{}: {} GB ({})",
-                    a.change,
-                    show_centi(a.total_centi_gb),
-                    a.verdict.label()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
+    let alternatives = || alternatives_text(plan);
     match (plan.judgement.verdict, kind) {
         (Verdict::Fits, FollowUp::Launch) => format!(
             "For memory, yes: {run}'s peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB. Starting it is yours to do; headroom starts nothing. If anything may have started on the box since{}, paste a fresh `free -g` first.",

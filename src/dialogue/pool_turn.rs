@@ -507,23 +507,9 @@ fn stop_question_unlisted(session: &Session, words: &str, k: &Knowledge) -> Opti
         crate::calc::units::show_centi(plan.budget.centi_gb),
     );
     if plan.judgement.verdict == crate::calc::verdict::Verdict::DoesNotFit {
-        let smaller: Vec<String> = plan
-            .alternatives
-            .iter()
-            .take(2)
-            .map(|a| {
-                format!(
-                    "{}: {} GB ({})",
-                    a.change,
-                    crate::calc::units::show_centi(a.total_centi_gb),
-                    a.verdict.label()
-                )
-            })
-            .collect();
-        let options = if smaller.is_empty() {
-            "shorter packing first, then a smaller batch".to_string()
-        } else {
-            smaller.join("; ")
+        let options = match crate::dialogue::follow_up::alternatives_text(&plan) {
+            none if none.is_empty() => "shorter packing first, then a smaller batch".to_string(),
+            smaller => smaller,
         };
         return Some(format!(
             "No: stopping {server} would not be enough. Your run alone needs {peak} GB of the {budget} GB budget, so {server} can keep serving and the run has to be made smaller whatever it does ({options}). Each change is yours to make; say \"what if …\" to see one."

@@ -58,11 +58,7 @@ fn generator_block(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<B
     if ask.server != Server::Vllm || ask.fraction.is_some() || session.vllm_log.is_some() {
         return None;
     }
-    let listed_vllm = session
-        .procs
-        .as_ref()
-        .and_then(|p| parse_ps(&p.value).ok())
-        .is_some_and(|ps| ps.iter().any(|p| p.kind == ProcessKind::Vllm));
+    let listed_vllm = !crate::dialogue::pool_turn::listed_vllm_fractions(session, k).is_empty();
     let objective = session.facts.objective.as_ref()?;
     let f = objective.value.fraction.filter(|_| !listed_vllm)?;
     let claim = crate::calc::vllm_share::share(f, None, k).claim_centi_gb;

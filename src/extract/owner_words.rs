@@ -77,8 +77,13 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
     ("two", "2"),
     ("three", "3"),
     ("four", "4"),
+    ("five", "5"),
     ("six", "6"),
+    ("seven", "7"),
     ("eight", "8"),
+    ("nine", "9"),
+    ("ten", "10"),
+    ("twelve", "12"),
     ("sixteen", "16"),
     ("thirty-two", "32"),
     ("thirty two", "32"),
@@ -100,23 +105,14 @@ static THOUSANDS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn word_value(w: &str) -> Option<u64> {
-    let w = w.to_ascii_lowercase().replace(['-', ' '], "");
-    Some(match w.as_str() {
-        "a" | "one" => 1,
-        "two" => 2,
-        "three" => 3,
-        "four" => 4,
-        "five" => 5,
-        "six" => 6,
-        "seven" => 7,
-        "eight" => 8,
-        "nine" => 9,
-        "ten" => 10,
-        "twelve" => 12,
-        "sixteen" => 16,
-        "thirtytwo" => 32,
-        _ => return None,
-    })
+    let w = w.to_ascii_lowercase();
+    if w == "a" {
+        return Some(1);
+    }
+    NUMBER_WORDS
+        .iter()
+        .find(|(word, _)| *word == w)
+        .and_then(|(_, n)| n.parse().ok())
 }
 
 fn thousands(text: &str) -> String {

@@ -408,15 +408,21 @@ pub fn segments(text: &str) -> Vec<Segment> {
 
 /// A turn that is one paste, unless it is listings stacked one under the
 /// other.
-/// The words above and the Python source from its first `import`, `from
-/// … import`, `def` or `class` line, when three or more lines follow it.
-fn python_paste(text: &str) -> Option<(&str, &str)> {
+/// Where Python source starts: its first `import`, `from … import`, `def`
+/// or `class` line (no log or program output prints one).
+pub fn python_start(text: &str) -> Option<usize> {
     static START: LazyLock<Regex> = LazyLock::new(|| {
         crate::extract::re(
             r"(?m)^[ \t]*(?:from [\w.]+ import \w|import \w[\w.]*\s*$|import \w[\w.]* as \w|def \w+\(|class \w+[(:])",
         )
     });
-    let at = START.find(text)?.start();
+    Some(START.find(text)?.start())
+}
+
+/// The words above and the Python source from its first `import`, `from
+/// … import`, `def` or `class` line, when three or more lines follow it.
+fn python_paste(text: &str) -> Option<(&str, &str)> {
+    let at = python_start(text)?;
     let code = &text[at..];
     (code.lines().count() >= 4).then(|| (&text[..at], code))
 }

@@ -919,10 +919,7 @@ pub fn looks_like_train_paste(text: &str) -> bool {
 /// model" comments are no training steps. A log prints no `def` or
 /// `import` line.
 fn python_source(text: &str) -> bool {
-    static SOURCE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::extract::re(r"(?m)^\s*(?:def \w+\(|class \w+[(:]|import \w|from [\w.]+ import \w)")
-    });
-    SOURCE.is_match(text) && !PROGRESS_BAR.is_match(text)
+    crate::extract::segment::python_start(text).is_some() && !PROGRESS_BAR.is_match(text)
 }
 
 /// Progress bars of the set-up before training ("Loading checkpoint

@@ -92,6 +92,11 @@ pub struct PlanChange {
     pub changes: Vec<String>,
     pub before: PlanSummary,
     pub after: PlanSummary,
+    /// Why both peaks are the same, when they are.
+    pub same_peak: Option<String>,
+    /// The turn's "Noted:" line already says what changed and why, so the
+    /// block shows only the two plans.
+    pub already_noted: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

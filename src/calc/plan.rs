@@ -147,6 +147,12 @@ fn alternatives(input: &PlanInput, budget: &Budget, k: &Knowledge) -> Vec<Altern
 
 /// For an RL run: the largest vLLM fraction that leaves the policy step its
 /// peak, colocated (inside this process) or as a server beside it.
+/// The RL generator's note for a built plan: what it holds and the largest
+/// fraction that leaves the policy step its peak.
+pub fn generator_solve(plan: &Plan, k: &Knowledge) -> Option<String> {
+    generator_note(&plan.input, &plan.estimate, plan.budget.centi_gb, k)
+}
+
 fn generator_note(input: &PlanInput, est: &Estimate, budget: u64, k: &Knowledge) -> Option<String> {
     use crate::calc::objective::{Generator, Objective, largest_fraction};
     use crate::calc::units::show_centi;
@@ -186,4 +192,47 @@ fn generator_note(input: &PlanInput, est: &Estimate, budget: u64, k: &Knowledge)
         ),
         Generator::Policy => "Completions come from the policy's own generate(): no second copy of the weights and no KV-cache share, at the cost of much slower generation.".to_string(),
     })
+}
+
+/// For a tight or over-budget plan, the cheapest changes that fit; when
+/// none does, the best of them, so the owner sees why.
+pub fn to_fit(plan: &Plan) -> Option<String> {
+    if plan.judgement.verdict == Verdict::Fits || plan.alternatives.is_empty() {
+        return None;
+    }
+    let show = |a: &crate::calc::plan::Alternative| {
+        format!(
+            "{}: {} GB ({})",
+            a.change,
+            crate::calc::units::show_centi(a.total_centi_gb),
+            a.verdict.label()
+        )
+    };
+    let fitting: Vec<String> = plan
+        .alternatives
+        .iter()
+        .filter(|a| a.verdict != Verdict::DoesNotFit)
+        .take(2)
+        .map(show)
+        .collect();
+    if !fitting.is_empty() {
+        return Some(format!("To fit: {}.", fitting.join("; ")));
+    }
+    let best = plan.alternatives.iter().min_by_key(|a| a.total_centi_gb)?;
+    let instead: Vec<String> = plan
+        .instead
+        .iter()
+        .take(2)
+        .map(|(what, centi)| format!("{what} {} GB", crate::calc::units::show_centi(*centi)))
+        .collect();
+    let what_would = if instead.is_empty() {
+        String::new()
+    } else {
+        format!("; what would: {}", instead.join(", or "))
+    };
+    Some(format!(
+        "Shorter packing or a smaller batch does not fit either ({}: {} GB){what_would}.",
+        best.change,
+        crate::calc::units::show_centi(best.total_centi_gb)
+    ))
 }

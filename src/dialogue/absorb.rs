@@ -103,6 +103,9 @@ pub struct Absorbed {
     pub kept_by_owner: Vec<(u64, crate::readings::process::ProcessKind)>,
     /// A "yes, but …" whose exception names nothing that is pending.
     pub unclear_answer: bool,
+    /// The owner said they have no root while the flush waited: declined,
+    /// and the flush is their admin's to run.
+    pub no_root: bool,
     /// A yes or no to an action whose moment has passed (another session,
     /// or a listing over an hour old): why no command follows.
     pub stale_approval: Option<String>,

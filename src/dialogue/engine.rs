@@ -182,6 +182,11 @@ fn compose(
                 kept.join(", ")
             ));
         }
+        if a.no_root {
+            reply = reply.lead(
+                "Without root the flush is not yours to run: your admin can run it between runs (never mid-training), so I set it aside.",
+            );
+        }
         return reply;
     }
     if let Some(action) = &a.stop_asked {
@@ -799,8 +804,15 @@ fn plan_part(
             k,
         )
     {
+        let mut block = block;
         if a.adopted {
             reply.push(Block::Text("Adopted: the what-if is now your run.".into()));
+        } else if let Block::PlanChange(change) = &mut block {
+            // The "Noted:" line above already says it, with the owner's words.
+            // A memory paste's line there is briefer than the budget change,
+            // so that one is still said.
+            change.already_noted =
+                !a.updates.is_empty() && !a.updates.iter().any(|u| u.slot == SlotName::Free);
         }
         reply.push(block);
         if let Some(full) = plan_reply(session, now, None, PlanDetail::Brief, k) {

@@ -392,6 +392,7 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
     // The run by name, so a verdict given turns later says which run.
     let run = format!("{} {}", plan.input.model.display, plan.input.method.label());
     let alternatives = || alternatives_text(plan);
+    let to_fit = || crate::calc::plan::to_fit(plan).unwrap_or_default();
     match (plan.judgement.verdict, kind) {
         (Verdict::Fits, FollowUp::Launch) => format!(
             "For memory, yes: {run}'s peak {} GB is {:.1} % of the {} GB budget, margin {margin} GB. Starting it is yours to do; headroom starts nothing. If anything may have started on the box since{}, paste a fresh `free -g` first.",
@@ -424,20 +425,20 @@ fn plan_follow_up(plan: &crate::calc::plan::Plan, kind: FollowUp, fresh: bool) -
             alternatives()
         ),
         (Verdict::DoesNotFit, FollowUp::Launch) => format!(
-            "No: {run}'s peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            "No: {run}'s peak {} GB is over the {} GB budget by {} GB, so it would OOM. {}",
             show_centi(peak),
             show_centi(budget),
             show_centi(peak.saturating_sub(budget)),
-            alternatives()
+            to_fit()
         ),
         // Stated, not "yes": the same forms ask "is that bad?" and "will
         // it fit?", whose answers would be opposite words.
         (Verdict::DoesNotFit, _) => format!(
-            "It does not fit: {run}'s peak {} GB is over the {} GB budget by {} GB, so it would OOM. To fit: {}.",
+            "It does not fit: {run}'s peak {} GB is over the {} GB budget by {} GB, so it would OOM. {}",
             show_centi(peak),
             show_centi(budget),
             show_centi(peak.saturating_sub(budget)),
-            alternatives()
+            to_fit()
         ),
     }
 }

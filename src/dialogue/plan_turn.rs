@@ -311,7 +311,15 @@ pub fn pooled_plan(
 ) -> Option<(Plan, Vec<InputLine>)> {
     let (plan, lines) = build_plan(facts, k)?;
     let held = crate::dialogue::pool_turn::held_beside(session, k);
-    Some((in_pool(plan, &held, k), lines))
+    let mut plan = in_pool(plan, &held, k);
+    // Beyond packing and batch, what would fit (on an empty pool; beside
+    // servers, stopping one is the pool answer's).
+    if plan.judgement.verdict == crate::calc::verdict::Verdict::DoesNotFit
+        && plan.budget.beside.is_empty()
+    {
+        plan.instead = crate::dialogue::after_ladder::fitting_changes(facts, k);
+    }
+    Some((plan, lines))
 }
 
 pub fn plan_reply(
@@ -406,13 +414,6 @@ pub fn plan_reply(
         if oom_note.is_none() {
             plan.solution = Some(solution);
         }
-    }
-    // Beyond packing and batch, what would fit (on an empty pool; beside
-    // servers, stopping one is the pool answer's).
-    if plan.judgement.verdict == crate::calc::verdict::Verdict::DoesNotFit
-        && plan.budget.beside.is_empty()
-    {
-        plan.instead = crate::dialogue::after_ladder::fitting_changes(&session.facts, k);
     }
     let mut blocks: Vec<Block> = oom_note.into_iter().map(Block::Text).collect();
     if let Some(stale) = stale_free(&session.facts, now, k) {

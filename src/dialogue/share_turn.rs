@@ -55,12 +55,10 @@ fn kept_up_blocks(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Ve
 /// generator is inside the run, so its claim is part of the run's plan,
 /// not a second process beside it.
 fn generator_block(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Block> {
-    if ask.server != Server::Vllm || ask.fraction.is_some() || session.vllm_log.is_some() {
+    if ask.fraction.is_some() {
         return None;
     }
-    let listed_vllm = !crate::dialogue::pool_turn::listed_vllm_fractions(session, k).is_empty();
-    let objective = session.facts.objective.as_ref()?;
-    let f = objective.value.fraction.filter(|_| !listed_vllm)?;
+    let f = own_generator(ask, session, k)?;
     let claim = crate::calc::vllm_share::share(f, None, k).claim_centi_gb;
     let cuda = k.spark("memory CUDA reports");
     Some(Block::Text(format!(
@@ -70,6 +68,17 @@ fn generator_block(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<B
         crate::calc::units::show_centi(claim),
         f = plain(f),
     )))
+}
+
+/// The fraction of the run's own colocated generator, when the vLLM the
+/// owner asks about can only be that one: no server listed or logged.
+fn own_generator(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<f64> {
+    if ask.server != Server::Vllm || session.vllm_log.is_some() {
+        return None;
+    }
+    let listed_vllm = !crate::dialogue::pool_turn::listed_vllm_fractions(session, k).is_empty();
+    let objective = session.facts.objective.as_ref()?;
+    objective.value.fraction.filter(|_| !listed_vllm)
 }
 
 fn vllm_fraction(ask: &ShareAsk, session: &Session, k: &Knowledge) -> (f64, String) {
@@ -186,6 +195,13 @@ fn uncapped_blocks(server: Server, session: &Session, k: &Knowledge) -> Vec<Bloc
 pub fn largest_fraction_block(ask: &ShareAsk, session: &Session, k: &Knowledge) -> Option<Block> {
     if ask.server != Server::Vllm {
         return None;
+    }
+    // The run's own generator: its largest fraction is the plan's solve,
+    // with the generator's share taken out of the step first.
+    if own_generator(ask, session, k).is_some()
+        && let Some((plan, _)) = crate::dialogue::plan_turn::build_plan(&session.facts, k)
+    {
+        return crate::calc::plan::generator_solve(&plan, k).map(Block::Text);
     }
     let (fraction, from) = vllm_fraction(ask, session, k);
     let model_load = session

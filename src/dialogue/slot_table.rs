@@ -42,7 +42,7 @@ pub const SLOTS: &[SlotDef] = &[
     SlotDef {
         name: SlotName::Batch,
         key: "batch",
-        aliases: &["batch_size", "bs"],
+        aliases: &["batch_size", "bsz", "bs"],
         ask: "the batch size (\"batch 1\", \"per_device_train_batch_size=2\")",
         flag: Some("--batch"),
     },

@@ -42,6 +42,14 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
         (Some("full"), _) => Some(Method::Full),
         _ => None,
     };
+    // open-instruct's scripts train every weight unless `--use_lora` or
+    // `--use_qlora` is passed (their default is `use_lora=False`).
+    if method.is_none() && cfg.framework == Some("open-instruct") {
+        out.push(found(
+            Slot::Method(Method::Full),
+            "full method (open-instruct trains every weight without --use_lora)".into(),
+        ));
+    }
     if let Some(m) = method {
         let bits = cfg
             .load_bits

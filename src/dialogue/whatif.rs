@@ -21,9 +21,16 @@ const EXTRA_SETTINGS: &[Setting] = &[
         )
     },
     |i| format!("weights {}", i.weight_format.key()),
-    |i| format!("rank {}", i.lora_rank),
-    |i| format!("targets {}", i.lora_targets.label()),
-    |i| format!("LoRA dropout {}", if i.lora_dropout { "on" } else { "off" }),
+    // A full fine-tune has no adapter: its rank, targets and dropout are
+    // blank, not "rank 0".
+    |i| adapter(i, format!("rank {}", i.lora_rank)),
+    |i| adapter(i, format!("targets {}", i.lora_targets.label())),
+    |i| {
+        adapter(
+            i,
+            format!("LoRA dropout {}", if i.lora_dropout { "on" } else { "off" }),
+        )
+    },
     |i| format!("precision {}", i.precision.key()),
     |i| format!("attention {}", i.attention.key()),
     |i| format!("loss {}", i.loss.key()),
@@ -33,6 +40,14 @@ const EXTRA_SETTINGS: &[Setting] = &[
     |i| format!("resuming {}", if i.runtime.resumes { "yes" } else { "no" }),
     |i| format!("loader {}", i.runtime.loader.label()),
 ];
+
+fn adapter(i: &crate::calc::setup::PlanInput, setting: String) -> String {
+    if i.method == crate::calc::setup::Method::Full {
+        String::new()
+    } else {
+        setting
+    }
+}
 
 /// The figures a short reply shows for one plan.
 pub fn summary(plan: &Plan) -> PlanSummary {
@@ -63,7 +78,7 @@ fn titled(plan: &Plan, extras: &[Setting]) -> PlanSummary {
         format!("batch {}", i.batch),
         format!("pack {}", i.pack),
     ];
-    settings.extend(extras.iter().map(|f| f(i)));
+    settings.extend(extras.iter().map(|f| f(i)).filter(|s| !s.is_empty()));
     PlanSummary {
         title: format!(
             "{} {} ({})",
@@ -170,9 +185,20 @@ pub fn change_block(
     let (new, _) = build_plan(after, k)?;
     let (old, new) = (in_pool(old, held, k), in_pool(new, held, k));
     let (before_summary, after_summary) = pair(&old, &new);
+    // A new memory paste moves the budget, never the peak: nothing to explain.
+    let budget_only = {
+        let mut b = before.clone();
+        b.free = after.free.clone();
+        b == *after
+    };
+    let same_peak = (before_summary.peak_centi_gb == after_summary.peak_centi_gb && !budget_only)
+        .then(|| same_peak_reason(before, after))
+        .flatten();
     Some(Block::PlanChange(Box::new(PlanChange {
         changes: changes(before, after),
         before: before_summary,
         after: after_summary,
+        same_peak,
+        already_noted: false,
     })))
 }

@@ -584,6 +584,15 @@ pub fn absorb_words(
         adopt(session, at, out);
         return;
     }
+    // "go, wait no. im not root on this box": the flush needs root, so
+    // without it the step is declined, and the rest of the turn is read.
+    if !out.mixed
+        && session.pending == Some(Action::Rung(crate::extract::oom::Rung::Flush))
+        && crate::extract::approval::lacks_root(text)
+    {
+        out.no_root = true;
+        answer_pending(session, Approval::No, at, k, out);
+    }
     if !out.mixed
         && let Some(ans) = short_answer(text)
     {

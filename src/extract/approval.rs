@@ -84,6 +84,19 @@ static NEGATED_ACTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
     )
 });
 
+/// "im not root on this box", "no sudo here", "I don't have root": the
+/// owner cannot run a root command, so a step that needs one is declined.
+static NOT_ROOT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:i'?m|i\s+am|am)\s+not\s+(?:the\s+)?(?:root|admin|sudoer)\b|\bnot\s+root\b|\bno\s+(?:root|sudo)(?:\s+(?:access|rights))?\b|\bcan'?t\s+(?:sudo|use\s+sudo)\b|\b(?:don'?t|do\s+not)\s+have\s+(?:root|sudo)\b|\bwithout\s+(?:root|sudo)\b",
+    )
+});
+
+/// Does the turn say the owner has no root?
+pub fn lacks_root(text: &str) -> bool {
+    NOT_ROOT.is_match(text)
+}
+
 /// What a turn says after its opening no ("no, I meant packing 1024" →
 /// "I meant packing 1024"), when it says more.
 pub fn after_opening_no(t: &str) -> Option<&str> {

@@ -7,6 +7,8 @@
 pub use crate::readings::memory::{FreeReading, FreeUnit};
 
 use crate::calc::units::{GIB, KIB, MIB};
+use regex::Regex;
+use std::sync::LazyLock;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FreeError {
@@ -58,10 +60,29 @@ fn human_bytes(cell: &str, si: bool) -> Option<f64> {
     Some(value * factor)
 }
 
+/// 128 GiB, the most a DGX Spark's 128 GB of LPDDR5x can be, however
+/// the GB is meant.
+const SPARK_PHYSICAL_BYTES: f64 = 128.0 * GIB;
+
+/// The unit the paste's own command line names (`$ free -m`), if any.
+fn unit_from_command(text: &str) -> Option<FreeUnit> {
+    static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+        crate::extract::re(r"(?m)\bfree\s+(?:-[a-z]*\s+)*-[a-z]*?([bkmg])[a-z]*\b")
+    });
+    let c = COMMAND.captures(text)?;
+    Some(match &c[1] {
+        "b" => FreeUnit::Bytes,
+        "k" => FreeUnit::Kib,
+        "m" => FreeUnit::Mib,
+        _ => FreeUnit::Gib,
+    })
+}
+
 fn unit_for_total(total: f64) -> FreeUnit {
-    // A machine between a few GiB and a few TiB puts the total in a distinct
-    // range for each flag.
-    if total < 10_000.0 {
+    // A Spark's `free -g` total is about 119 and no `-m` total of any
+    // machine worth training on is that small; above it, each flag puts the
+    // total in a distinct range.
+    if total <= 128.0 {
         FreeUnit::Gib
     } else if total < 10_000_000.0 {
         FreeUnit::Mib
@@ -134,17 +155,45 @@ pub fn parse_free(text: &str) -> Result<FreeReading, FreeError> {
     } else if human {
         FreeUnit::Human
     } else {
-        unit_for_total(raw[0])
+        unit_from_command(text).unwrap_or_else(|| unit_for_total(raw[0]))
+    };
+    // procps before 3.3.10 prints `buffers` and `cached` where `available`
+    // now is; what the kernel can give is the `-/+ buffers/cache:` line's
+    // free figure (free + buffers + cached).
+    let old_procps = text.contains("cached") && !text.contains("available");
+    let (available, available_text, buff_cache) = if old_procps {
+        let plus = text
+            .lines()
+            .map(str::trim)
+            .find_map(|l| l.strip_prefix("-/+ buffers/cache:"))
+            .and_then(|rest| rest.split_whitespace().nth(1))
+            .and_then(|cell| bytes(cell).ok().map(|v| (v, cell.to_string())));
+        let (v, t) = plus.unwrap_or_else(|| {
+            let v = raw[2] + raw[4] + raw[5];
+            (v, format!("{v} (free + buffers + cached)"))
+        });
+        (v, t, raw[4] + raw[5])
+    } else {
+        (raw[5], cells[5].to_string(), raw[4])
     };
     let s = scale(unit);
+    // The kernel cannot count more memory than the box has: a DGX Spark has
+    // 128 GB, so a larger total is another machine's output (or no output
+    // at all: a figure past what 64 bits hold).
+    if raw[0] * s > SPARK_PHYSICAL_BYTES {
+        return Err(FreeError::Impossible(format!(
+            "`total` {} is more than a DGX Spark's 128 GB of memory, so this is not the Spark's `free` output",
+            cells[0]
+        )));
+    }
     Ok(FreeReading {
         unit,
-        available_text: cells[5].to_string(),
-        available_bytes: raw[5] * s,
+        available_text,
+        available_bytes: available * s,
         total_bytes: Some(raw[0] * s),
         used_bytes: Some(raw[1] * s),
         free_bytes: Some(raw[2] * s),
-        buff_cache_bytes: Some(raw[4] * s),
+        buff_cache_bytes: Some(buff_cache * s),
     })
 }
 
@@ -237,6 +286,57 @@ mod tests {
             parse_free("Mem: 119 4 80 0 35 -5"),
             Err(FreeError::Impossible(_)) | Err(FreeError::BadCell { .. })
         ));
+    }
+
+    #[test]
+    fn the_pastes_own_command_names_the_unit() {
+        let text = "$ free -m\n              total        used        free      shared  buff/cache   available\nMem:             119           4          80           0          35         115\n";
+        assert_eq!(parse_free(text).unwrap().unit, FreeUnit::Mib);
+        let text = "free -g\nMem: 119 4 80 0 35 115\n";
+        assert_eq!(parse_free(text).unwrap().unit, FreeUnit::Gib);
+        // Without a command, a total over a Spark's 128 GiB is not `-g`.
+        let r = parse_free("Mem: 7875 889 5903 388 1082 6357\n").unwrap();
+        assert_eq!(r.unit, FreeUnit::Mib);
+        assert_eq!(r.available_bytes, 6357.0 * MIB);
+    }
+
+    #[test]
+    fn old_procps_available_is_the_buffers_cache_line() {
+        let text = "$ free -m\n             total       used       free     shared    buffers     cached\nMem:          5962       5174        788          0         62       2370\n-/+ buffers/cache:       2740       3222\nSwap:        16383       3840      12543\n";
+        let r = parse_free(text).unwrap();
+        assert_eq!(r.available_text, "3222");
+        assert_eq!(r.available_bytes, 3222.0 * MIB);
+        assert_eq!(r.buff_cache_bytes, Some(2432.0 * MIB));
+        // Without that line: free + buffers + cached.
+        let r =
+            parse_free(&text.replace("-/+ buffers/cache:       2740       3222\n", "")).unwrap();
+        assert_eq!(r.available_bytes, 3220.0 * MIB);
+    }
+
+    #[test]
+    fn a_total_larger_than_a_spark_is_refused() {
+        let big = "99999999999999999999999";
+        for text in [
+            format!("Mem: {big} {big} {big} 0 {big} {big}"),
+            "Mem: 251Gi 4.0Gi 80Gi 0B 35Gi 200Gi".to_string(),
+            "free -g\nMem: 2063 4 80 0 35 1900".to_string(),
+            "Mem: 137438953473 4 80 0 35 1900".to_string(),
+        ] {
+            let got = parse_free(&text);
+            assert!(
+                matches!(&got, Err(FreeError::Impossible(why)) if why.contains("more than a DGX Spark's 128 GB")),
+                "{text}: {got:?}"
+            );
+        }
+        // The Spark's own totals, in each unit, are read.
+        for text in [
+            "Mem: 119 4 80 0 35 115",
+            "Mem: 119Gi 4.0Gi 80Gi 0B 35Gi 115Gi",
+            "Mem: 128G 4.0G 80G 0B 35G 123G",
+            "Mem: 137438953472 4 80 0 35 1900",
+        ] {
+            assert!(parse_free(text).is_ok(), "{text}");
+        }
     }
 
     #[test]

@@ -84,7 +84,16 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
     ("nine", "9"),
     ("ten", "10"),
     ("twelve", "12"),
+    ("eleven", "11"),
+    ("thirteen", "13"),
+    ("fourteen", "14"),
     ("sixteen", "16"),
+    ("twenty-seven", "27"),
+    ("twenty seven", "27"),
+    ("thirty", "30"),
+    ("seventy", "70"),
+    ("seventy-two", "72"),
+    ("seventy two", "72"),
     ("thirty-two", "32"),
     ("thirty two", "32"),
     ("sixty-four", "64"),
@@ -93,7 +102,7 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
 
 static NUMBER_WORD: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(batch(?:\s*size)?(?:\s+of)?|rank|r|bs)\s+(one|two|three|four|six|eight|sixteen|thirty[- ]two|sixty[- ]four)\b",
+        r"(?i)\b(batch(?:\s*size)?(?:\s+of)?|rank|r|bsz|bs)\s+(one|two|three|four|six|eight|sixteen|thirty[- ]two|sixty[- ]four)\b",
     )
 });
 
@@ -129,7 +138,7 @@ fn thousands(text: &str) -> String {
 /// way owners write the pair.
 static BATCH_THEN_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch)\s*[=:]?\s*(\d{1,3})\s*[,/x×]?\s+(\d{3,6})\b(\s*(?:tokens?|tok)\b)?",
+        r"(?i)\b(batch(?:[\s_-]?size)?|bsz|bs|micro[\s_-]?batch)\s*[=:]?\s*(\d{1,3})\s*[,/x×]?\s+(\d{3,6})\b(\s*(?:tokens?|tok)\b)?",
     )
 });
 
@@ -164,6 +173,26 @@ fn number_words(text: &str) -> String {
         .into_owned()
 }
 
+/// "qwen 2.5 fourteen b", "llama seventy billion": a model's size in words.
+static SIZE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(one|two|three|four|seven|eight|nine|eleven|twelve|thirteen|fourteen|twenty[\s-]seven|thirty[\s-]two|seventy(?:[\s-]two)?)[\s-]?(?:b\b|billion\b)",
+    )
+});
+
+fn size_words(text: &str) -> String {
+    SIZE_WORDS
+        .replace_all(text, |c: &Captures| {
+            let w = c[1].to_ascii_lowercase().replace('-', " ");
+            let n = NUMBER_WORDS
+                .iter()
+                .find(|(word, _)| word.replace('-', " ") == w)
+                .map_or(w.clone(), |(_, n)| n.to_string());
+            format!("{n}b")
+        })
+        .into_owned()
+}
+
 /// "4k", "16K": thousands of tokens as the powers of two owners mean.
 static KILO: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"(?i)\b(1|2|4|8|16|32|64|128|256)\s?k\b"));
@@ -176,12 +205,39 @@ fn kilo(text: &str) -> String {
     .into_owned()
 }
 
+/// "shorter cutoff. 1024", "context length: 4096", "bsz, 2": a setting's
+/// name, punctuation, then its value, which a sentence split would part.
+static LABEL_PUNCT_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(cutoff(?:[\s_-]?len(?:gth)?)?|context(?:[\s_-]?(?:length|len))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|packing(?:[\s_-]?length)?|batch(?:[\s_-]?size)?|bsz|bs)\s*[.,:;\u{2014}\u{2013}]+\s*(\d{1,6})\b",
+    )
+});
+
+fn label_punct_value(text: &str) -> String {
+    LABEL_PUNCT_VALUE
+        .replace_all(text, |c: &Captures| {
+            let after = &text[c.get(0).map_or(text.len(), |m| m.end())..];
+            // "batch. 4 hours later": a count of something else.
+            if COUNTED.is_match(after) {
+                return c[0].to_string();
+            }
+            let label = c[1].to_ascii_lowercase();
+            let name = if label.starts_with('b') {
+                "batch"
+            } else {
+                "packing"
+            };
+            format!("{name} {}", &c[2])
+        })
+        .into_owned()
+}
+
 /// "8192 seq len", "4096 token packing", "2048 tokens per sequence",
 /// "the batch, it is 2", "context length I want 2048", "max len 4096":
 /// a setting's name, a few words of the owner's, then its value.
 static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(batch(?:[\s_-]?size)?|bs|micro[\s_-]?batch|context(?:[\s_-]?(?:length|len|window))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|max[\s_-]?(?:len|length|seq(?:[\s_-]?len)?)|packing(?:[\s_-]?length)?|lora[\s_-]?rank|rank)\b[,:.…]*\s+((?:(?:i|we)\s+(?:want|need|use|have|set|picked|chose|went\s+with|guess|think)|it(?:'s|\s+is|\s+was|\s+will\s+be)|(?:will|should|would)\s+be|let'?s\s+say|say|maybe|probably|is|was|of|around|about|roughly|set\s+to|to|at)\s+){1,3}(\d[\d,_]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two|sixty[\s-]?four)\b",
+        r"(?i)\b(batch(?:[\s_-]?size)?|bsz|bs|micro[\s_-]?batch|context(?:[\s_-]?(?:length|len|window))?|ctx|seq(?:uence)?[\s_-]?(?:length|len)|max[\s_-]?(?:len|length|seq(?:[\s_-]?len)?)|packing(?:[\s_-]?length)?|lora[\s_-]?rank|rank)\b[,:.…]*\s+((?:(?:i|we)\s+(?:want|need|use|have|set|picked|chose|went\s+with|guess|think)|it(?:'s|\s+is|\s+was|\s+will\s+be)|(?:will|should|would)\s+be|let'?s\s+say|say|maybe|probably|is|was|of|around|about|roughly|set\s+to|to|at)\s+){1,3}(\d[\d,_]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two|sixty[\s-]?four)\b",
     )
 });
 static HESITATION: LazyLock<Regex> =
@@ -250,7 +306,7 @@ static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NUMBER_FIRST_BATCH: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)(^|[^=:\w.])(\d{1,3})\s+(?:batch(?:\s*size)?|bs)\b(\s*[=:]?\s*\d?)|\b(\d{1,3})\s+(?:sequences|samples|examples)\s+per\s+(?:micro[\s-]?batch|batch|step|device|gpu)\b",
+        r"(?i)(^|[^=:\w.])(\d{1,3})\s+(?:batch(?:\s*size)?|bsz|bs)\b(\s*[=:]?\s*\d?)|\b(\d{1,3})\s+(?:sequences|samples|examples)\s+per\s+(?:micro[\s-]?batch|batch|step|device|gpu)\b",
     )
 });
 /// "at 4096" after a batch or a method: the packing, unless a unit follows.
@@ -369,7 +425,7 @@ fn corrections(text: &str) -> String {
 /// lora to qlora", "drop qlora and go full": the negated value is dropped.
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bnot\s+(?:q?lora|full(?:\s+fine-?tun\w*)?|bf16|fp16|fp32)\b|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
+        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bnot\s+\d[\d_]*\s*(?:—|–|--|-|:)\s*|\b(?:not|no)\s+(?:q?lora|full(?:\s+fine-?tun\w*)?|bf16|fp16|fp32)\b|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
     )
 });
 
@@ -442,7 +498,7 @@ static BARE_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ANY_KEY: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(?:batch|bs|rank|r|pack\w*|seq\w*|ctx|context|len\w*|tokens?|steps?|gb|gib|mib)\b",
+        r"(?i)\b(?:batch|bsz|bs|rank|r|pack\w*|seq\w*|ctx|context|len\w*|tokens?|steps?|gb|gib|mib)\b",
     )
 });
 
@@ -467,8 +523,10 @@ pub fn canonical(sentence: &str) -> String {
     let t = typos(sentence);
     let t = thousands(&t);
     let t = number_words(&t);
+    let t = size_words(&t);
     let t = kilo(&t);
     let t = labelled_values(&t);
+    let t = label_punct_value(&t);
     let t = number_first(&t);
     let t = negations(&t);
     let t = corrections(&t);
@@ -496,6 +554,31 @@ mod tests {
     #[test]
     fn numbers_in_words_and_thousands() {
         assert_eq!(canonical("batch size two"), "batch size 2");
+        assert_eq!(
+            canonical("ok lets try shorter cutoff. 1024. yes"),
+            "ok lets try shorter packing 1024. yes"
+        );
+        assert_eq!(canonical("context length: 4096"), "packing 4096");
+        assert_eq!(canonical("bsz, 2"), "batch 2");
+        let t = canonical("make it Qwen3-8B and cutoff_len 4096. Sorry, not 4096 — 3072.");
+        assert!(t.contains("cutoff_len 3072") && !t.contains("4096"), "{t}");
+        assert_eq!(
+            canonical("packing 4096, no wait, not 4096 - 2048"),
+            "packing 2048"
+        );
+        assert_eq!(
+            canonical("the batch. 4 hours later"),
+            "the batch. 4 hours later"
+        );
+        assert_eq!(canonical("qwen 2.5 fourteen b"), "qwen 2.5 14b");
+        assert_eq!(canonical("llama seventy billion"), "llama 70b");
+        assert_eq!(canonical("gemma twenty-seven b"), "gemma 27b");
+        assert_eq!(
+            canonical("fine tune qwen 2.5 fourteen b, the whole model not lora"),
+            "fine tune qwen 2.5 14b, the whole model "
+        );
+        // A count of something else stays a word.
+        assert_eq!(canonical("two bits of advice"), "two bits of advice");
         assert_eq!(canonical("4k context"), "packing 4096");
         assert_eq!(canonical("1k ctx"), "packing 1024");
         assert_eq!(canonical("seq_len=4k"), "seq_len=4096");

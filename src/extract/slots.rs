@@ -71,7 +71,7 @@ pub struct Found {
 
 static METHOD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|parameter|params|dpo|ipo|kto|orpo|grpo|rloo|ppo|sft|rl)|fft|finetuning_type\s*[:=]\s*full|go\s+full|all\s+(?:the\s+)?weights|no\s+adapters?)\b",
+        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|param(?:eter)?s?|dpo|ipo|kto|orpo|grpo|rloo|ppo|sft|rl)|fft|finetuning_type\s*[:=]\s*full|go\s+full|all\s+(?:the\s+)?(?:weights|param(?:eter)?s)|(?:the\s+)?whole\s+model|every\s+weight|no\s+adapters?)\b",
     )
 });
 static LORA_QUALIFIER: LazyLock<Regex> = LazyLock::new(|| {
@@ -84,12 +84,12 @@ static DTYPE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static BATCH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b|--)(?:per_device_train_batch_size|train_micro_batch_size_per_gpu|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bs|mbs)\s*(?:=|:|of|is|to|was|at)?\s*(\d+)\b",
+        r"(?i)(?:\b|--)(?:per_device_train_batch_size|train_micro_batch_size_per_gpu|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bsz|bs|mbs)\s*(?:=|:|of|is|to|was|at)?\s*(\d+)\b",
     )
 });
 static PACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|(?:model_)?max_seq_length|max_seq_len|(?:model_)?max[\s_]length|sequence_len|cutoff_len|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|block_size|context(?:[\s_-]?len(?:gth)?)?|ctx(?:[\s_-]?len(?:gth)?)?|pack(?:ed|ing)?(?:\s+(?:sequences|samples|them|it))?)\s*(?:=|:|of|is|(?:down\s+|up\s+)?to|at|was)?\s*(\d[\d,_]*)(\s*k)?\b",
+        r"(?i)\b(?:packing(?:[\s_-]?(?:length|len))?|pack(?:[\s_-]?(?:length|len))?|(?:model_)?max_seq_length|max_seq_len|(?:model_)?max[\s_]length|sequence_len|cutoff(?:[\s_-]?len(?:gth)?)?|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|block_size|context(?:[\s_-]?len(?:gth)?)?|ctx(?:[\s_-]?len(?:gth)?)?|pack(?:ed|ing)?(?:\s+(?:sequences|samples|them|it))?)\s*(?:=|:|\.|of|is|(?:down\s+|up\s+)?to|at|was)?\s*(\d[\d,_]*)(\s*k)?\b",
     )
 });
 static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
@@ -168,7 +168,7 @@ static PREQUANTIZED: LazyLock<Regex> =
 /// 2 and 4 the batch.
 static SOLVE: LazyLock<Regex> = LazyLock::new(|| {
     const PACK: &str = r"packing|pack|ctx|context(?:[\s_-]?(?:len(?:gth)?|window|size))?|seq(?:uence)?(?:[\s_-]?len(?:gth)?)?|seqlen|max_seq_len(?:gth)?|sequence_len|max_length|cutoff(?:_len)?|cut-off|block_size";
-    const BATCH: &str = r"(?:micro[\s_-]?)?batch(?:[\s_-]?size)?|per_device_train_batch_size|micro_batch_size|bs|mbs";
+    const BATCH: &str = r"(?:micro[\s_-]?)?batch(?:[\s_-]?size)?|per_device_train_batch_size|micro_batch_size|bsz|bs|mbs";
     re(&format!(
         r"(?i)\b(?:(?:longest|max(?:imum)?|biggest|largest|highest|how long an?|how big an?|how large an?)\s+(?:possible\s+|usable\s+)?(?:({PACK})|({BATCH}))|how (?:long|big|large|high|far)\s+(?:can|could)\s[^.?!\n]{{0,25}}?\b(?:({PACK})|({BATCH})))\b"
     ))

@@ -443,7 +443,8 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
                 "qlora" => qlora = true,
                 _ => {}
             },
-            "peft" | "use_peft" if on => lora = true,
+            "peft" | "use_peft" | "use_lora" if on => lora = true,
+            "use_qlora" if on => qlora = true,
             "full_finetuning" if on => full = true,
             "load_in_4bit" if on => (c.load_bits, to_qlora) = (Some(4), true),
             "load_in_8bit" if on => set(&mut c.load_bits, Some(8)),
@@ -503,6 +504,7 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     static UNSLOTH: LazyLock<Regex> = LazyLock::new(|| {
         re(r"\bfrom unsloth import\b|\bimport unsloth\b|\bFast(?:Language|Vision)?Model\.")
     });
+    static OPEN_INSTRUCT: LazyLock<Regex> = LazyLock::new(|| re(r"\bopen_instruct/\w+\.py\b"));
     c.framework = if has(&[BANNER]) {
         Some("the script's printed")
     } else if UNSLOTH.is_match(text) {
@@ -513,6 +515,14 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
         Some("LLaMA-Factory")
     } else if has(&["base_model", "adapter", "sequence_len", "micro_batch_size"]) {
         Some("axolotl")
+    } else if OPEN_INSTRUCT.is_match(text)
+        || has(&[
+            "dataset_mixer_list",
+            "num_samples_per_prompt_rollout",
+            "response_length",
+        ])
+    {
+        Some("open-instruct")
     } else if has(&["per_device_train_batch_size", "max_seq_length"]) {
         Some("TRL/transformers")
     } else {

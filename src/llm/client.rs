@@ -117,8 +117,18 @@ fn map_err(e: reqwest::Error, endpoint: &Endpoint, t: Timeouts) -> LlmError {
     }
 }
 
-/// Installed Ollama models (`/api/tags`), by name.
+/// Installed Ollama models (`/api/tags`), by name. The whole request is
+/// bounded by the first-text limit: the owner waits on it as on a phrasing,
+/// and a server that accepts the request and never answers must not hold
+/// the start.
 pub async fn ollama_models(endpoint: &Endpoint, t: Timeouts) -> Result<Vec<String>, LlmError> {
+    match tokio::time::timeout(t.first_text, list_models(endpoint, t)).await {
+        Ok(result) => result,
+        Err(_) => Err(LlmError::Timeout(t.first_text.as_secs().max(1))),
+    }
+}
+
+async fn list_models(endpoint: &Endpoint, t: Timeouts) -> Result<Vec<String>, LlmError> {
     let url = format!("{}/api/tags", endpoint.base_url);
     let resp = client(endpoint, t)?
         .get(&url)

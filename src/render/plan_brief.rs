@@ -5,7 +5,7 @@
 use crate::calc::budget::BudgetBasis;
 use crate::calc::plan::Plan;
 use crate::calc::units::{show_centi, show_centi_delta};
-use crate::calc::verdict::{Verdict, share_of_budget};
+use crate::calc::verdict::share_of_budget;
 use crate::render::table::{Align, pipe_table};
 use std::fmt::Write;
 
@@ -27,7 +27,7 @@ pub fn brief_plan(plan: &Plan) -> String {
     }
     // What would fit, and an anchor for this very model that does not
     // vouch for the run, in one paragraph.
-    let mut caveats: Vec<String> = to_fit(plan).into_iter().collect();
+    let mut caveats: Vec<String> = crate::calc::plan::to_fit(plan).into_iter().collect();
     let near = near_anchor(plan);
     caveats.extend(
         plan.anchors
@@ -173,49 +173,6 @@ fn largest_terms(plan: &Plan) -> String {
         &[Align::Left, Align::Right, Align::Right],
         &rows,
     )
-}
-
-/// For a tight or over-budget plan, the cheapest changes that fit; when
-/// none does, the best of them, so the owner sees why.
-fn to_fit(plan: &Plan) -> Option<String> {
-    if plan.judgement.verdict == Verdict::Fits || plan.alternatives.is_empty() {
-        return None;
-    }
-    let show = |a: &crate::calc::plan::Alternative| {
-        format!(
-            "{}: {} GB ({})",
-            a.change,
-            show_centi(a.total_centi_gb),
-            a.verdict.label()
-        )
-    };
-    let fitting: Vec<String> = plan
-        .alternatives
-        .iter()
-        .filter(|a| a.verdict != Verdict::DoesNotFit)
-        .take(2)
-        .map(show)
-        .collect();
-    if !fitting.is_empty() {
-        return Some(format!("To fit: {}.", fitting.join("; ")));
-    }
-    let best = plan.alternatives.iter().min_by_key(|a| a.total_centi_gb)?;
-    let instead: Vec<String> = plan
-        .instead
-        .iter()
-        .take(2)
-        .map(|(what, centi)| format!("{what} {} GB", show_centi(*centi)))
-        .collect();
-    let what_would = if instead.is_empty() {
-        String::new()
-    } else {
-        format!("; what would: {}", instead.join(", or "))
-    };
-    Some(format!(
-        "Shorter packing or a smaller batch does not fit either ({}: {} GB){what_would}.",
-        best.change,
-        show_centi(best.total_centi_gb)
-    ))
 }
 
 fn next_line(plan: &Plan) -> String {

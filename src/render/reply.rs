@@ -62,6 +62,11 @@ pub struct Part {
     pub phrasable: bool,
 }
 
+/// "The same peak: …" between two equal plans, or nothing.
+fn same_peak_line(why: Option<&str>) -> String {
+    why.map_or(String::new(), |why| format!("\nThe same peak: {why}.\n"))
+}
+
 fn block(b: &Block, k: &Knowledge) -> String {
     match b {
         Block::Text(t) => t.trim_end().to_string(),
@@ -73,12 +78,17 @@ fn block(b: &Block, k: &Knowledge) -> String {
         Block::Code(c) => format!("```\n{}\n```", c.trim_end()),
         Block::Plan(v) => plan_part(v).trim_end().to_string(),
         Block::PlanChange(c) => {
-            let mut md = format!("Changed: {}.\n\n", c.changes.join(", "));
+            let mut md = if c.already_noted {
+                String::new()
+            } else {
+                format!("Changed: {}.\n\n", c.changes.join(", "))
+            };
             let _ = write!(
                 md,
-                "- before: {}\n- now: {}\n\nThe full worksheet is one request away: say \"full plan\".",
+                "- before: {}\n- now: {}\n{}\nThe full worksheet is one request away: say \"full plan\".",
                 summary(&c.before),
-                summary(&c.after)
+                summary(&c.after),
+                same_peak_line(c.same_peak.as_deref())
             );
             md
         }
@@ -87,9 +97,7 @@ fn block(b: &Block, k: &Knowledge) -> String {
             w.changes.join(", "),
             summary(&w.current),
             summary(&w.hypothetical),
-            w.same_peak
-                .as_ref()
-                .map_or(String::new(), |why| format!("\nThe same peak: {why}.\n"))
+            same_peak_line(w.same_peak.as_deref())
         ),
         Block::Summary(s) => format!(
             "Your run: {}.\n\nThe full worksheet is one request away: say \"full plan\".",

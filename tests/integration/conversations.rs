@@ -187,9 +187,12 @@ fn c13_moe_said_and_unknown_named() {
 #[test]
 fn c14_a_correction_is_short() {
     let c = run("14-correction-is-short.txt");
-    c.has("Changed: pack 2048 → 8192")
-        .has("Changed: batch 2 → 1");
-    let last = c.after("Changed: batch 2 → 1");
+    // The "Noted:" line says the change with the owner's words; the plans
+    // before and after follow without a second line saying it again.
+    c.has("Noted: pack 2048 → 8192")
+        .has("Noted: batch 2 → 1")
+        .lacks("Changed: pack 2048 → 8192");
+    let last = c.after("Noted: batch 2 → 1");
     assert!(last.lines().count() < 12, "{last}");
     assert!(!last.contains("Estimate (GB"), "{last}");
 }

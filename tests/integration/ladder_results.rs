@@ -110,6 +110,7 @@ fn a_no_with_a_reason_declines_and_the_rest_is_read() {
     assert!(out.contains("pack 2048 → 1024"), "{out}");
     // Nothing waiting: a correction, not "nothing is waiting for a yes".
     let out = crate::support::converse(&format!("{run}\n\nno, I meant batch 4\n"));
-    assert!(out.contains("Changed: batch 2 → 4"), "{out}");
+    assert!(out.contains("Noted: batch 2 → 4"), "{out}");
+    assert!(out.contains("- now: Llama 3.1 8B LoRA"), "{out}");
     assert!(!out.contains("Nothing is waiting for a yes or no"), "{out}");
 }

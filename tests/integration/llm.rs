@@ -146,6 +146,28 @@ fn a_slow_server_times_out() {
 }
 
 #[test]
+fn a_model_list_that_never_answers_holds_no_one() {
+    // Ollama without a model named: headroom asks `/api/tags` for the first
+    // installed one, and this server takes the request and never answers.
+    let server = serve(8, |_, _| Script {
+        status: 0,
+        content_type: "application/json",
+        pieces: Vec::new(),
+        pause: Duration::from_secs(40),
+    });
+    let started = std::time::Instant::now();
+    let (out, _) = converse(
+        &format!("ollama@{}", server.url),
+        &[("HEADROOM_LLM_FIRST_TEXT_S", "1")],
+    );
+    // A hang check, not a timing: unbounded, the listing waits out the 60 s
+    // read timeout at start and again at each phrasing.
+    assert!(started.elapsed() < Duration::from_secs(20), "{out}");
+    falls_back(&out, "did not answer within 1 s");
+    assert_eq!(server.requests.lock().unwrap()[0].0, "/api/tags");
+}
+
+#[test]
 fn a_refused_connection() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

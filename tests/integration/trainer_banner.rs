@@ -33,7 +33,12 @@ fn a_figure_the_banner_printed_said_next_is_that_batch() {
     let out = converse(&format!(
         "{RUN}\n\n{UNSLOTH}\n\noh wait, my script actually sets 16, I mixed it up. Unsloth dropped it to 14 by itself\n\nwhat if 14 like unsloth picked?\n\nok, do that\n"
     ));
-    assert!(out.contains("Changed: batch 8 → 16."), "{out}");
+    assert!(
+        out.contains(
+            "Noted: batch 8 → 16 (you said \"16, a batch your trainer's banner printed\")."
+        ),
+        "{out}"
+    );
     assert!(out.contains("What if batch 16 → 14"), "{out}");
     assert!(out.contains("Changed: batch 16 → 14."), "{out}");
     // Without a banner a bare figure sets nothing.

@@ -42,23 +42,17 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
         (Some("full"), _) => Some(Method::Full),
         _ => None,
     };
-    // open-instruct's scripts train every weight unless `--use_lora` or
-    // `--use_qlora` is passed (their default is `use_lora=False`).
-    if method.is_none() && cfg.framework == Some("open-instruct") {
-        out.push(found(
-            Slot::Method(Method::Full),
-            "full method (open-instruct trains every weight without --use_lora)".into(),
-        ));
-    }
+
     if let Some(m) = method {
         let bits = cfg
             .load_bits
             .map(|b| format!(", {b}-bit base"))
             .unwrap_or_default();
-        out.push(found(
-            Slot::Method(m),
-            format!("{} method{bits} ({src} config)", cfg.method.unwrap_or("")),
-        ));
+        let words = match cfg.method_default {
+            Some(why) => format!("{} method ({why})", cfg.method.unwrap_or("")),
+            None => format!("{} method{bits} ({src} config)", cfg.method.unwrap_or("")),
+        };
+        out.push(found(Slot::Method(m), words));
     }
     // `load_in_8bit: true` on a LoRA: the base is stored in int8 and the
     // compute stays 16-bit, so the storage is the dtype to plan with.

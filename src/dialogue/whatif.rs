@@ -171,6 +171,16 @@ fn same_peak_reason(before: &Facts, after: &Facts) -> Option<String> {
             "the step holds the same {batch} completion(s) either way: per_device_train_batch_size counts completions, not prompts (TRL GRPOConfig), so more generations per prompt take more steps (or more accumulation) per prompt, not more memory per step; colocated vLLM's KV cache stays inside its fraction"
         ));
     }
+    let reference = |f: &Facts| f.objective.as_ref().and_then(|o| o.value.reference);
+    let adapter = after
+        .method
+        .as_ref()
+        .is_some_and(|m| m.value != crate::calc::setup::Method::Full);
+    if reference(before) != reference(after) && adapter {
+        return Some(
+            "an adapter run's reference is its own base with the adapter switched off, so there is no second copy to drop, and the reference's forward pass keeps nothing for the backward; precomputing its log-probs saves that forward's time, not memory at the peak".into(),
+        );
+    }
     Some("nothing this change sizes is in the phase that binds".into())
 }
 

@@ -54,7 +54,7 @@ static NO_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PRECOMPUTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bprecompute(?:d)?[_ ](?:ref|reference)\w*|\bprecompute_ref_log_probs\s*[=:]\s*true\b|\bpre-?computed (?:ref|reference)|\bdpo_tune_cache\b",
+        r"(?i)\bpre-?comput(?:e|ed|ing)[_ ](?:the\s+)?(?:ref|reference)\w*|\bprecompute_ref_log_probs\s*[=:]\s*true\b|\bcach(?:e|ed|ing)\s+(?:the\s+)?(?:ref|reference)\s+log-?\s?probs\b|\b(?:ref|reference)\s+log-?\s?probs\s+(?:cached|precomputed)\b|\bdpo_tune_cache\b",
     )
 });
 static SERVER: LazyLock<Regex> = LazyLock::new(|| {
@@ -214,6 +214,15 @@ mod tests {
             objective_in("full DPO of qwen3 0.6b with precomputed reference log-probs").unwrap();
         assert_eq!(s.kind.as_deref(), Some("dpo"));
         assert_eq!(s.reference, Some(Reference::Precomputed));
+        for said in [
+            "Is precompute the reference logprobs helping me here?",
+            "what if I precompute the ref log-probs",
+            "with cached reference log-probs",
+            "reference logprobs precomputed",
+        ] {
+            let (s, _) = objective_in(said).unwrap();
+            assert_eq!(s.reference, Some(Reference::Precomputed), "{said}");
+        }
         let (s, _) = objective_in("orpo, no reference model").unwrap();
         assert_eq!(s.reference, Some(Reference::None));
         // A follow-up that only changes a part.

@@ -32,6 +32,9 @@ pub struct TrainerConfig {
     pub optimizer: Option<String>,
     pub gradient_checkpointing: Option<bool>,
     pub eval_batch: Option<u64>,
+    /// Why the method is the trainer's default, when no key names it
+    /// ("open-instruct trains every weight without --use_lora").
+    pub method_default: Option<&'static str>,
     /// A preference or RL run's settings: `rl: dpo` (axolotl), `stage: dpo`
     /// (LLaMA-Factory), `DPOConfig(…)`/`GRPOConfig(…)` (TRL), verl's
     /// `adv_estimator: grpo`, with their generations, lengths and vLLM.
@@ -488,6 +491,17 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     if ADAPTER_CALL.is_match(text) && !full {
         lora = true;
     }
+    // A TRL trainer built without `peft_config` trains every weight:
+    // `GRPOTrainer(model=…, args=…)` with no adapter anywhere is a full run.
+    static TRL_TRAINER: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"\b(?:SFT|DPO|GRPO|ORPO|KTO|RLOO|PPO|CPO|Online DPO|Reward)Trainer\s*\(")
+    });
+    let trl_full =
+        TRL_TRAINER.is_match(text) && !text.contains("peft_config") && !lora && !qlora && !full;
+    if trl_full {
+        c.method_default = Some("a TRL trainer built without peft_config trains every weight");
+        full = true;
+    }
     c.method = if qlora || lora && to_qlora {
         Some("qlora")
     } else if lora {
@@ -528,6 +542,12 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     } else {
         None
     };
+    // open-instruct's scripts train every weight unless `--use_lora` or
+    // `--use_qlora` is passed (their default is `use_lora=False`).
+    if c.method.is_none() && c.framework == Some("open-instruct") {
+        c.method = Some("full");
+        c.method_default = Some("open-instruct trains every weight without --use_lora");
+    }
     // A config that evaluates during training (axolotl's `val_set_size` or
     // `evals_per_epoch`, transformers' `eval_strategy`) has an evaluation
     // peak to plan even when it names no eval batch: axolotl's defaults to

@@ -88,3 +88,62 @@ fn a_change_already_noted_is_not_restated_and_an_equal_peak_says_why() {
         "{out}"
     );
 }
+
+/// A TRL script: its config call, then the trainer built from it.
+fn trl_script(trainer: &str, extra: &str) -> String {
+    format!(
+        "smoke test on the spark, the script:\nfrom trl import {trainer}Config, {trainer}Trainer\ntraining_args = {trainer}Config(\n    output_dir=\"out\",\n    per_device_train_batch_size=4,\n    max_length=1024,\n    bf16=True,\n)\ntrainer = {trainer}Trainer(\n    model=\"Qwen/Qwen2.5-7B-Instruct\",\n    args=training_args,\n    train_dataset=dataset,{extra}\n)\ntrainer.train()\n"
+    )
+}
+
+#[test]
+fn a_trl_trainer_without_peft_config_trains_every_weight() {
+    for trainer in ["SFT", "DPO", "GRPO"] {
+        let out = converse(&trl_script(trainer, ""));
+        assert!(
+            out.contains("method full fine-tune (you said \"full method (a TRL trainer built without peft_config trains every weight)\")"),
+            "{trainer}: {out}"
+        );
+        let out = converse(&trl_script(
+            trainer,
+            "\n    peft_config=LoraConfig(r=16, lora_alpha=32),",
+        ));
+        assert!(out.contains("method LoRA"), "{trainer}: {out}");
+        assert!(!out.contains("trains every weight"), "{trainer}: {out}");
+    }
+}
+
+#[test]
+fn what_beta_does_to_memory_is_answered_and_a_beta_setting_is_not_a_question() {
+    let run = "lora dpo on qwen3 8b, batch 1, cutoff 2048, beta 0.1";
+    for ask in [
+        "What means pref_beta? It change the memory?",
+        "does beta matter for memory?",
+        "what is the beta doing",
+    ] {
+        let out = converse(&format!("{run}\n\n{ask}\n"));
+        assert!(
+            out.contains("sizes no tensor, so every β above 0 costs the same memory"),
+            "{ask}: {out}"
+        );
+    }
+    let out = converse(&format!("{run}\n"));
+    assert!(!out.contains("sizes no tensor"), "{out}");
+}
+
+#[test]
+fn precomputing_an_adapter_runs_reference_says_why_the_peak_stays() {
+    for ask in [
+        "Is precompute the reference logprobs helping me here?",
+        "what if I precompute the ref log-probs?",
+    ] {
+        let out = converse(&format!(
+            "lora dpo on qwen3 8b, batch 1, cutoff 2048\n\n{ask}\n"
+        ));
+        assert!(out.contains("reference precomputed"), "{ask}: {out}");
+        assert!(
+            out.contains("The same peak: an adapter run's reference is its own base"),
+            "{ask}: {out}"
+        );
+    }
+}

@@ -161,14 +161,24 @@ fn generator_note(input: &PlanInput, est: &Estimate, budget: u64, k: &Knowledge)
     };
     let cuda = k.spark("memory CUDA reports");
     let cuda_centi = (cuda.value * crate::calc::units::GIB / 1e7).round() as u64;
-    let without = est.step_centi_gb - est.centi("generator");
+    // A colocated generator starts after the policy is loaded, so only
+    // the step carries it; a server (trl vllm-serve) is up before the
+    // trainer starts, so it sits beside every moment, loading included.
+    let without = match generator {
+        Generator::Server => est.total_centi_gb,
+        _ => est.step_centi_gb - est.centi("generator"),
+    };
+    let without_what = match generator {
+        Generator::Server => format!("run peak ({} binds)", est.binding.label()),
+        _ => "step without vLLM".to_string(),
+    };
     let shared = match generator {
         Generator::Colocate { shared: true, .. } => est.centi("weights"),
         _ => 0,
     };
     let largest = largest_fraction(budget, without, shared, cuda_centi);
     let arithmetic = format!(
-        "({} GB budget − {} GB step without vLLM{}) ÷ {} GB CUDA reports",
+        "({} GB budget − {} GB {without_what}{}) ÷ {} GB CUDA reports",
         show_centi(budget),
         show_centi(without),
         if shared > 0 {
@@ -188,7 +198,7 @@ fn generator_note(input: &PlanInput, est: &Estimate, budget: u64, k: &Knowledge)
             show_centi(crate::calc::units::centi_gb_up(0.3 * cuda.value * crate::calc::units::GIB))
         ),
         Generator::Server => format!(
-            "vLLM runs as its own process (trl vllm-serve): the pool's second tenant, not part of this step. The largest --gpu-memory-utilization for it beside the step: {arithmetic} = {f}."
+            "vLLM runs as its own process (trl vllm-serve): the pool's second tenant, not part of this step, and up before the trainer starts. The largest --gpu-memory-utilization for it beside the run: {arithmetic} = {f}."
         ),
         Generator::Policy => "Completions come from the policy's own generate(): no second copy of the weights and no KV-cache share, at the cost of much slower generation.".to_string(),
     })

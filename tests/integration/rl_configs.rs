@@ -147,3 +147,26 @@ fn precomputing_an_adapter_runs_reference_says_why_the_peak_stays() {
         );
     }
 }
+
+#[test]
+fn a_server_generators_largest_fraction_leaves_the_whole_run_its_peak() {
+    // trl vllm-serve is up before the trainer starts: the fraction must
+    // leave room for the run's binding peak, loading included, not only
+    // for its step.
+    for run in [
+        "grpo with lora on llama 3.1 8b, r16, vllm server mode, 8 generations, prompts 512, completions up to 1024, per_device_train_batch_size 8",
+        "GRPO on Qwen2.5 7B with LoRA, bf16, batch 2, 8 generations, completion 256, prompt 256, trl vllm-serve",
+    ] {
+        let out = converse(&format!("{run}\n"));
+        let peak = out
+            .split("peak ")
+            .nth(1)
+            .and_then(|s| s.split(" GB of the").next())
+            .unwrap_or("?");
+        assert!(
+            out.contains(&format!("GB budget − {peak} GB run peak (")),
+            "{run}: {out}"
+        );
+        assert!(out.contains("beside the run: ("), "{run}: {out}");
+    }
+}

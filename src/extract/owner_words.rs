@@ -180,9 +180,20 @@ static SIZE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+static NOT_PARAMETERS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)^\s*(?:tokens?|words?|samples?|examples?|steps?|rows?|images?|pairs?)\b",
+    )
+});
+
 fn size_words(text: &str) -> String {
     SIZE_WORDS
         .replace_all(text, |c: &Captures| {
+            // "seven billion tokens" counts data, not parameters.
+            let after = &text[c.get(0).map_or(text.len(), |m| m.end())..];
+            if NOT_PARAMETERS.is_match(after) {
+                return c[0].to_string();
+            }
             let w = c[1].to_ascii_lowercase().replace('-', " ");
             let n = NUMBER_WORDS
                 .iter()
@@ -425,14 +436,29 @@ fn corrections(text: &str) -> String {
 /// lora to qlora", "drop qlora and go full": the negated value is dropped.
 static NEGATED: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bnot\s+\d[\d_]*\s*(?:—|–|--|-|:)\s*|\b(?:not|no)\s+(?:q?lora|full(?:\s+fine-?tun\w*)?|bf16|fp16|fp32)\b|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
+        r"(?i)\bnot\s+[\w.-]+(?:\s+[\w.-]+)?\s*,\s*|\bnot\s+\d[\d_]*\s*(?:—|–|--|-|:)\s*|\bnot\s+(?:q?lora|full(?:\s+fine-?tun\w*)?|bf16|fp16|fp32)\b|\bdrop\s+(?:the\s+)?[\w.-]+(?:\s+quantization)?\s*,\s*|\b(?:instead\s+of|rather\s+than)\s+[^,;?!]*|\bfrom\s+[\w.-]+(?:\s+[\w.-]+)?\s+(to)\b|\bdrop\s+[\w.-]+\s+and\s+",
     )
 });
 
+/// "no lora whatever happens": a method ruled out. "no lora dropout" is a
+/// setting of the LoRA run, not a no to LoRA.
+static NO_METHOD: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::re(r"(?i)\bno\s+q?lora\b([\s_-]*\w*)"));
+static LORA_SETTING: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::re(r"(?i)^[\s_-]*(?:dropout|rank|r|alpha|targets?|target_modules)$")
+});
+
 fn negations(text: &str) -> String {
-    NEGATED
-        .replace_all(text, |c: &Captures| {
-            c.get(1).map_or("", |m| m.as_str()).to_string()
+    let t = NEGATED.replace_all(text, |c: &Captures| {
+        c.get(1).map_or("", |m| m.as_str()).to_string()
+    });
+    NO_METHOD
+        .replace_all(&t, |c: &Captures| {
+            if LORA_SETTING.is_match(&c[1]) {
+                c[0].to_string()
+            } else {
+                c[1].to_string()
+            }
         })
         .into_owned()
 }
@@ -560,6 +586,8 @@ mod tests {
         );
         assert_eq!(canonical("context length: 4096"), "packing 4096");
         assert_eq!(canonical("bsz, 2"), "batch 2");
+        assert_eq!(canonical("lora, no lora dropout"), "lora, no lora dropout");
+        assert_eq!(canonical("no lora whatever happens"), " whatever happens");
         let t = canonical("make it Qwen3-8B and cutoff_len 4096. Sorry, not 4096 — 3072.");
         assert!(t.contains("cutoff_len 3072") && !t.contains("4096"), "{t}");
         assert_eq!(
@@ -573,6 +601,10 @@ mod tests {
         assert_eq!(canonical("qwen 2.5 fourteen b"), "qwen 2.5 14b");
         assert_eq!(canonical("llama seventy billion"), "llama 70b");
         assert_eq!(canonical("gemma twenty-seven b"), "gemma 27b");
+        assert_eq!(
+            canonical("pretrained on seven billion tokens"),
+            "pretrained on seven billion tokens"
+        );
         assert_eq!(
             canonical("fine tune qwen 2.5 fourteen b, the whole model not lora"),
             "fine tune qwen 2.5 14b, the whole model "

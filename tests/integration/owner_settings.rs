@@ -65,6 +65,13 @@ fn what_is_trained_names_the_method_and_a_ruled_out_method_is_not_taken() {
         );
         assert!(!out.contains("method LoRA"), "{said}: {out}");
     }
+    // "no lora dropout" is a setting of a LoRA run, not a no to LoRA.
+    let out = converse("lora qwen2.5 7b, no lora dropout, batch 2, pack 1024\n");
+    assert!(noted(&out).contains("method LoRA"), "{out}");
+    assert!(
+        noted(&out).contains("dropout off (you said \"no lora dropout\")"),
+        "{out}"
+    );
     // Ruled out later in a conversation: the run stays full.
     let out = converse(
         "full dpo, qwen2.5 7b, bsz 2, max_length 1024\n\nno lora whatever happens. does precompute_ref_log_probs=True fit?\n",

@@ -42,7 +42,6 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
         (Some("full"), _) => Some(Method::Full),
         _ => None,
     };
-
     if let Some(m) = method {
         let bits = cfg
             .load_bits

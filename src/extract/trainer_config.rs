@@ -493,9 +493,8 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     }
     // A TRL trainer built without `peft_config` trains every weight:
     // `GRPOTrainer(model=…, args=…)` with no adapter anywhere is a full run.
-    static TRL_TRAINER: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"\b(?:SFT|DPO|GRPO|ORPO|KTO|RLOO|PPO|CPO|Online DPO|Reward)Trainer\s*\(")
-    });
+    static TRL_TRAINER: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\b(?:SFT|DPO|GRPO|ORPO|KTO|RLOO|PPO|CPO|Reward)Trainer\s*\("));
     let trl_full =
         TRL_TRAINER.is_match(text) && !text.contains("peft_config") && !lora && !qlora && !full;
     if trl_full {

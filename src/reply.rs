@@ -67,6 +67,10 @@ pub enum PlanDetail {
     Anchors,
     /// Where each input came from and every assumption ("assumptions").
     Assumptions,
+    /// The largest value asked for, beside a plan the last reply already
+    /// showed unchanged: the answer and the verdict's one line, not the
+    /// table and assumptions again.
+    Solution,
 }
 
 /// The figures of one plan that a short reply shows.

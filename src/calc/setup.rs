@@ -364,7 +364,7 @@ impl LoraTargets {
             "q_proj" => &["q_proj", "q", "query"],
             "k_proj" => &["k_proj", "k", "key"],
             "v_proj" => &["v_proj", "v", "value"],
-            "o_proj" => &["o_proj", "o", "out_proj", "dense"],
+            "o_proj" => &["o_proj", "o", "out_proj", "output_proj", "dense"],
             "gate_proj" => &["gate_proj", "w1"],
             "up_proj" => &["up_proj", "w3", "fc1", "dense_h_to_4h"],
             "down_proj" => &["down_proj", "w2", "fc2", "dense_4h_to_h"],

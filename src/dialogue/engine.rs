@@ -372,7 +372,24 @@ fn compose(
             "\"{name}\" is not in my model catalog (`headroom models` lists it), so I cannot plan it from its name, and I will not guess its shapes. Paste its `config.json` (the file beside the safetensors on its Hugging Face page) or tell me its parameter count (\"params 34b\"); the run stays as it was until then."
         )));
     }
-    if !a.what_if.is_empty() {
+    // "what does the chunked loss buy me?": the run beside itself without
+    // that setting; a what-if the same words made changes nothing, so it
+    // is dropped rather than offered.
+    let effect = a
+        .words
+        .as_deref()
+        .filter(|_| a.updates.is_empty())
+        .and_then(|w| {
+            let held = crate::dialogue::pool_turn::held_beside(session, k);
+            crate::dialogue::setting_effect::answer(w, &session.facts, &held, k)
+        });
+    if let Some(text) = &effect {
+        reply.push(Block::Text(text.clone()));
+        if !a.what_if.is_empty() {
+            session.what_if = None;
+        }
+    }
+    if !a.what_if.is_empty() && effect.is_none() {
         let held = crate::dialogue::pool_turn::held_beside(session, k);
         match what_if_block(&session.facts, &a.what_if, &held, k) {
             Some(b) => reply.push(b),
@@ -449,7 +466,7 @@ fn compose(
     let term = a
         .words
         .as_deref()
-        .filter(|w| asks(w) && a.updates.is_empty() && a.what_if.is_empty())
+        .filter(|w| effect.is_none() && asks(w) && a.updates.is_empty() && a.what_if.is_empty())
         .and_then(|w| {
             crate::dialogue::plan_turn::build_plan(&session.facts, k)
                 .and_then(|(plan, _)| crate::dialogue::term_question::term_answer(w, &plan))

@@ -25,6 +25,7 @@ pub mod remark;
 pub mod restated_yes;
 pub mod server_bounds;
 pub mod session;
+pub mod setting_effect;
 pub mod share_turn;
 pub mod slot_table;
 pub mod slowdown_words;

@@ -331,6 +331,7 @@ pub fn plan_reply(
 ) -> Option<Reply> {
     let (mut plan, lines) = pooled_plan(session, &session.facts, k)?;
     let mut oom_note = None;
+    let mut detail = detail;
     if let Some(what) = solve_for {
         // "largest batch that fits at packing 1024?": solved with the
         // what-if the same turn put beside the run.
@@ -413,6 +414,16 @@ pub fn plan_reply(
         }
         if oom_note.is_none() {
             plan.solution = Some(solution);
+            // The plan itself was the last reply, unchanged: answer the
+            // question, and name the verdict in one line.
+            let shown = session.last_plan.as_ref().is_some_and(|last| {
+                last.title == crate::dialogue::whatif::run_title(&plan)
+                    && last.total_centi_gb == plan.estimate.total_centi_gb
+                    && last.budget_centi_gb == plan.budget.centi_gb
+            });
+            if shown && asked_beside.is_none() && detail == PlanDetail::Brief {
+                detail = PlanDetail::Solution;
+            }
         }
     }
     let mut blocks: Vec<Block> = oom_note.into_iter().map(Block::Text).collect();

@@ -104,10 +104,23 @@ pub fn slots_of(cfg: &TrainerConfig, k: &Knowledge) -> Vec<Found> {
     if let Some(r) = cfg.lora_rank.filter(|r| *r > 0) {
         out.push(found(Slot::LoraRank(r), format!("rank {r} ({src} config)")));
     }
-    // packing / sample_packing: batches of one fixed length.
+    if let Some(on) = cfg.lora_dropout {
+        out.push(found(
+            Slot::LoraDropout(on),
+            format!(
+                "LoRA dropout {} ({src} config)",
+                if on { "above 0" } else { "0" }
+            ),
+        ));
+    }
+    if let Some((loss, words)) = &cfg.loss {
+        out.push(found(Slot::Loss(*loss), format!("{words} ({src} config)")));
+    }
+    // packing / sample_packing / torchtune's `packed`: batches of one
+    // fixed length, or padded to each batch's longest sample.
     if let Some((k, v)) = cfg.keys.iter().find(|(k, _)| {
         let k = k.rsplit('.').next().unwrap_or(k);
-        k == "packing" || k == "sample_packing"
+        matches!(k, "packing" | "sample_packing" | "packed")
     }) {
         let on = matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "1");
         out.push(found(Slot::Packed(on), format!("{k}: {v} ({src} config)")));

@@ -124,7 +124,7 @@ static ATTENTION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FUSED_LOSS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(no\s+)?(fused[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|chunked[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|liger(?:[\s_-]?kernel)?|cut[\s_-]?cross[\s_-]?entropy)\b",
+        r"(?i)\b(no\s+)?(fused[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|chunked[\s_-]?(?:loss|ce|cross[\s_-]?entropy)|CEWithChunkedOutputLoss|LinearCrossEntropyLoss|liger(?:[\s_-]?kernel)?|cut[\s_-]?cross[\s_-]?entropy)\b",
     )
 });
 /// "bf16 cross-entropy", "fp32 loss": the loss's own precision.
@@ -610,7 +610,7 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     if let Some(c) = FUSED_LOSS.captures(text) {
         let loss = if c.get(1).is_some() {
             Loss::Upcast
-        } else if c[2].to_ascii_lowercase().starts_with("chunked") {
+        } else if c[2].to_ascii_lowercase().contains("chunked") {
             Loss::Chunked
         } else {
             Loss::Fused

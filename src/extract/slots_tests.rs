@@ -113,6 +113,8 @@ fn estimator_knobs_in_plain_words() {
     for (words, loss) in [
         ("a chunked loss", Loss::Chunked),
         ("chunked cross-entropy", Loss::Chunked),
+        ("the CEWithChunkedOutputLoss", Loss::Chunked),
+        ("loss LinearCrossEntropyLoss", Loss::Fused),
         ("cut cross entropy", Loss::Fused),
         ("no fused loss", Loss::Upcast),
         ("the model's own bf16 cross-entropy", Loss::Native),

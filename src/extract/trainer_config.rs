@@ -32,6 +32,13 @@ pub struct TrainerConfig {
     pub optimizer: Option<String>,
     pub gradient_checkpointing: Option<bool>,
     pub eval_batch: Option<u64>,
+    /// LoRA dropout above zero (`lora_dropout: 0.05`), or exactly zero.
+    pub lora_dropout: Option<bool>,
+    /// The loss the config selects, with the key and value that select it
+    /// (torchtune's `loss._component_`, axolotl's `cut_cross_entropy`,
+    /// `use_liger_kernel`).
+    #[serde(skip)]
+    pub loss: Option<(crate::calc::setup::Loss, String)>,
     /// Why the method is the trainer's default, when no key names it
     /// ("open-instruct trains every weight without --use_lora").
     pub method_default: Option<&'static str>,
@@ -70,7 +77,9 @@ const KNOWN: &str = "model_name_or_path base_model model_id model model_name pre
     optim optimizer gradient_checkpointing enable_activation_checkpointing \
     per_device_eval_batch_size eval_batch_size _component_ num_generations max_completion_length \
     max_prompt_length use_vllm vllm_mode vllm_gpu_memory_utilization precompute_ref_log_probs \
-    num_samples_per_prompt_rollout response_length max_response_length rl pref_loss";
+    num_samples_per_prompt_rollout response_length max_response_length rl pref_loss \
+    lora_dropout apply_lora_to_mlp packed sample_packing packing cut_cross_entropy \
+    liger_fused_linear_cross_entropy use_liger_kernel enable_liger_kernel";
 
 /// `key: value` or `key:` (a section or a list follows); indent kept.
 static YAML: LazyLock<Regex> =
@@ -384,6 +393,18 @@ fn dtype_of(v: &str) -> Option<&'static str> {
     }
 }
 
+/// torchtune's loss components by their class name
+/// (torchtune/modules/loss/): the chunked CE keeps bf16 logits and upcasts
+/// one chunk at a time; the linear CE never builds the full logits.
+fn loss_component(v: &str) -> Option<crate::calc::setup::Loss> {
+    use crate::calc::setup::Loss;
+    match v.rsplit('.').next().unwrap_or(v) {
+        "CEWithChunkedOutputLoss" => Some(Loss::Chunked),
+        "LinearCrossEntropyLoss" => Some(Loss::Fused),
+        _ => None,
+    }
+}
+
 fn set<T>(slot: &mut Option<T>, value: Option<T>) {
     if slot.is_none() {
         *slot = value;
@@ -399,6 +420,7 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     }
     let mut c = TrainerConfig::default();
     let (mut lora, mut qlora, mut full, mut to_qlora) = (false, false, false, false);
+    let mut extra_targets: Vec<&str> = Vec::new();
     for p in &pairs {
         let v = p.value.as_str();
         let num = || v.replace('_', "").parse::<u64>().ok();
@@ -467,6 +489,30 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
             "lora_target" | "lora_target_modules" | "target_modules" | "lora_attn_modules" => {
                 set(&mut c.lora_targets, Some(v.to_string()))
             }
+            // torchtune: adapters on the MLP's and the output projection too.
+            "apply_lora_to_mlp" if on => extra_targets.push("gate_proj,up_proj,down_proj"),
+            "apply_lora_to_output" if on => extra_targets.push("lm_head"),
+            "lora_dropout" => set(
+                &mut c.lora_dropout,
+                v.parse::<f64>().ok().map(|d| d > 0.0),
+            ),
+            "_component_" if parent == Some("loss") => {
+                set(&mut c.loss, loss_component(v).map(|l| (l, format!("loss: {v}"))))
+            }
+            // Fused linear cross-entropy: the full logits are never held
+            // (axolotl's cut_cross_entropy and Liger flags; Liger's
+            // `apply_liger_kernel_to_*` fuses the linear CE by default).
+            "cut_cross_entropy"
+            | "liger_fused_linear_cross_entropy"
+            | "use_liger_kernel"
+            | "enable_liger_kernel"
+                if on =>
+            {
+                set(
+                    &mut c.loss,
+                    Some((crate::calc::setup::Loss::Fused, format!("{}: {v}", p.leaf))),
+                )
+            }
             // Targets every linear layer, whatever modules are also listed.
             "lora_target_linear" if on => c.lora_targets = Some("all-linear".to_string()),
             "bf16" if on || v == "auto" => set(&mut c.dtype, Some("bf16")),
@@ -482,6 +528,16 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
             }
             "per_device_eval_batch_size" | "eval_batch_size" => set(&mut c.eval_batch, num()),
             _ => {}
+        }
+    }
+    if let Some(t) = c
+        .lora_targets
+        .as_mut()
+        .filter(|_| !extra_targets.is_empty())
+    {
+        for extra in extra_targets {
+            t.push(',');
+            t.push_str(extra);
         }
     }
     // Unsloth's `get_peft_model(…)` and PEFT's `LoraConfig(…)` attach

@@ -223,3 +223,53 @@ fn a_config_that_evaluates_has_an_eval_batch() {
     .unwrap();
     assert_eq!(c.eval_batch, None);
 }
+
+#[test]
+fn torchtune_loss_dropout_mlp_and_packing_are_read() {
+    let cfg = "model:\n  _component_: torchtune.models.gemma2.lora_gemma2_27b\n  lora_attn_modules: ['q_proj', 'k_proj', 'v_proj']\n  apply_lora_to_mlp: True\n  apply_lora_to_output: False\n  lora_rank: 8\n  lora_dropout: 0.0\ndataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: False\nloss:\n  _component_: torchtune.modules.loss.CEWithChunkedOutputLoss\nbatch_size: 8\n";
+    let c = parse_trainer_config(cfg).unwrap();
+    assert_eq!(
+        c.lora_targets.as_deref(),
+        Some("q_proj,k_proj,v_proj,gate_proj,up_proj,down_proj")
+    );
+    assert_eq!(c.lora_dropout, Some(false));
+    assert_eq!(
+        c.loss.as_ref().map(|l| l.0),
+        Some(crate::calc::setup::Loss::Chunked)
+    );
+    assert!(
+        c.keys
+            .iter()
+            .any(|(k, v)| k == "dataset.packed" && v == "False")
+    );
+    // The linear CE never builds the logits; dropout above zero is said so.
+    let linear = cfg
+        .replace("CEWithChunkedOutputLoss", "LinearCrossEntropyLoss")
+        .replace("lora_dropout: 0.0", "lora_dropout: 0.05");
+    let c = parse_trainer_config(&linear).unwrap();
+    assert_eq!(c.loss.map(|l| l.0), Some(crate::calc::setup::Loss::Fused));
+    assert_eq!(c.lora_dropout, Some(true));
+}
+
+#[test]
+fn fused_loss_flags_of_each_stack() {
+    for cfg in [
+        "base_model: meta-llama/Llama-3.1-8B\nadapter: lora\nsequence_len: 4096\nmicro_batch_size: 2\nplugins:\n  - axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin\ncut_cross_entropy: true\n",
+        "base_model: meta-llama/Llama-3.1-8B\nadapter: lora\nsequence_len: 4096\nmicro_batch_size: 2\nliger_fused_linear_cross_entropy: true\n",
+        "model_name_or_path: Qwen/Qwen2.5-7B\nfinetuning_type: lora\ncutoff_len: 2048\nenable_liger_kernel: true\n",
+        "args = SFTConfig(\n    per_device_train_batch_size=2,\n    max_seq_length=2048,\n    use_liger_kernel=True,\n)\n",
+    ] {
+        let c = parse_trainer_config(cfg).unwrap();
+        assert_eq!(
+            c.loss.as_ref().map(|l| l.0),
+            Some(crate::calc::setup::Loss::Fused),
+            "{cfg}"
+        );
+    }
+    // Off is no choice at all: the stack's own loss stays.
+    let off = parse_trainer_config(
+        "model_name_or_path: Qwen/Qwen2.5-7B\nfinetuning_type: lora\ncutoff_len: 2048\nenable_liger_kernel: false\n",
+    )
+    .unwrap();
+    assert_eq!(off.loss, None);
+}

@@ -55,6 +55,18 @@ pub fn brief_plan(plan: &Plan) -> String {
     md
 }
 
+/// The answer to "largest batch?" when the plan beside it was the last
+/// reply's, unchanged: the value and the verdict's line.
+pub fn solution_only(plan: &Plan) -> String {
+    let mut md = String::new();
+    if let Some(sol) = &plan.solution {
+        md.push_str(&crate::render::plan_md::solution_line(sol));
+        md.push_str("\n\n");
+    }
+    md.push_str(&verdict_line(plan));
+    md
+}
+
 /// The seed's anchor for a model of this size and this method, beside the
 /// verdict: what it states and what this worksheet gives its own set-up,
 /// so a figure far from the anchor is explained where it is read.

@@ -142,6 +142,7 @@ fn plan_part(v: &crate::reply::PlanView) -> String {
     );
     match v.detail {
         PlanDetail::Brief => crate::render::plan_brief::brief_plan(&v.plan),
+        PlanDetail::Solution => crate::render::plan_brief::solution_only(&v.plan),
         PlanDetail::Full => render_plan(&v.plan, &v.inputs),
         PlanDetail::Phases => phases_section(&v.plan),
         PlanDetail::Anchors if v.plan.anchors.is_empty() => {

@@ -35,6 +35,7 @@ mod restated_yes;
 mod rl_configs;
 mod run_context;
 mod server_follow_ups;
+mod setting_effect;
 mod spark_memory;
 mod stacked_pastes;
 mod support;

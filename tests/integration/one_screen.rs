@@ -389,3 +389,26 @@ fn the_anchor_for_this_size_and_method_is_beside_the_verdict() {
     );
     assert!(!first_reply(&out).contains("Seed anchor"), "{out}");
 }
+
+#[test]
+fn the_largest_value_asked_after_the_plan_does_not_repeat_it() {
+    for asked in [
+        "what's the biggest batch then?",
+        "longest packing that fits?",
+    ] {
+        let out = crate::support::converse(&format!(
+            "lora llama 3.1 8b batch 4 packing 2048\n\n{asked}\n"
+        ));
+        let second = out.split("that fits: **").nth(1).expect(&out);
+        // One verdict line names the run as it is; the table is not repeated.
+        assert!(second.contains("**Verdict:"), "{asked}: {out}");
+        assert!(!second.contains("| term"), "{asked}: {out}");
+        assert!(!second.contains("Assumed:"), "{asked}: {out}");
+        assert_eq!(out.matches("| term").count(), 1, "{asked}: {out}");
+    }
+    // Asked with the run in the same turn, the plan is new: shown whole.
+    let out = crate::support::converse(
+        "lora llama 3.1 8b batch 4 packing 2048, what's the largest batch that fits?\n",
+    );
+    assert!(out.contains("| term"), "{out}");
+}

@@ -26,6 +26,8 @@ pub struct AnchorComparison {
     pub method: String,
     /// The anchor model's parameter count, to match runs of its size.
     pub params: u64,
+    /// The set-up it was priced with, to name where a run differs.
+    pub input: PlanInput,
 }
 
 /// The anchor's set-up as a plan input (batch 1, checkpointing on, rank 16
@@ -82,6 +84,7 @@ fn compare(anchor: &Anchor, k: &Knowledge) -> Option<AnchorComparison> {
             }
         ),
         source: format!("{} ({})", anchor.cite, anchor.cite.source),
+        input,
     })
 }
 

@@ -51,6 +51,11 @@ pub enum Evidence {
     SmiCsv(crate::extract::smi_csv::SmiCsv),
 }
 
+/// Below this total capacity an OOM's device is not a Spark: CUDA reports
+/// about 119.7–121.7 GiB of the GB10's pool, so 100 GiB leaves room for
+/// firmware differences and none for a discrete card.
+const FOREIGN_CAPACITY_BYTES: f64 = 100.0 * 1_073_741_824.0;
+
 /// A turn, as headroom understood it: what changed and what was asked.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Absorbed {
@@ -106,6 +111,9 @@ pub struct Absorbed {
     /// The owner said they have no root while the flush waited: declined,
     /// and the flush is their admin's to run.
     pub no_root: bool,
+    /// An OOM pasted from another machine: its device's total capacity as
+    /// printed ("15.71 GiB"); it opens no ladder here.
+    pub foreign_oom: Option<String>,
     /// A yes or no to an action whose moment has passed (another session,
     /// or a listing over an hour old): why no command follows.
     pub stale_approval: Option<String>,
@@ -508,6 +516,21 @@ fn absorb_reading(
         Reading::SmiTable(t) => out.evidence = Some(Evidence::SmiTable(t)),
         Reading::ComputeApps(p) => out.evidence = Some(Evidence::ComputeApps(p)),
         Reading::OomPaste(_) if out.server_turn => out.server_oom = true,
+        // An OOM on a card far smaller than a Spark's pool ("15.71 GiB total
+        // capacity") happened on another machine: evidence, not this box's.
+        Reading::OomPaste(report)
+            if report
+                .figures
+                .as_ref()
+                .and_then(|f| f.capacity.as_ref())
+                .is_some_and(|c| c.bytes < FOREIGN_CAPACITY_BYTES) =>
+        {
+            out.foreign_oom = report
+                .figures
+                .as_ref()
+                .and_then(|f| f.capacity.as_ref())
+                .map(|c| c.text.clone());
+        }
         Reading::OomPaste(report) => {
             open_or_result(session, &report, at, out);
             step_ladder(session, k);

@@ -251,6 +251,12 @@ fn compose(
             p.kind, p.why, p.hint
         )));
     }
+    if let Some(capacity) = &a.foreign_oom {
+        reply.push(Block::Text(format!(
+            "That OOM came from a GPU with {capacity} in total, not this Spark (CUDA sees about {} GiB of its pool), so it opens no OOM ladder here: what ran out on that card says nothing about this box. Whether the run fits the Spark is the plan's question.",
+            crate::calc::units::plain(k.spark("memory CUDA reports").value)
+        )));
+    }
     if let Some(exception) = &a.crash {
         reply.push(Block::Text(format!(
             "Not an out-of-memory error: the traceback ends in `{}`. The program stopped on that error, not for lack of memory, so the OOM ladder does not apply; fix what it names and run again.",
@@ -383,6 +389,12 @@ fn compose(
             let held = crate::dialogue::pool_turn::held_beside(session, k);
             crate::dialogue::setting_effect::answer(w, &session.facts, &held, k)
         });
+    // "will it even load?": the load-time peak needs no batch or packing.
+    let effect = effect.or_else(|| {
+        a.words
+            .as_deref()
+            .and_then(|w| crate::dialogue::load_question::answer(w, &session.facts, k))
+    });
     if let Some(text) = &effect {
         reply.push(Block::Text(text.clone()));
         if !a.what_if.is_empty() {
@@ -655,6 +667,17 @@ fn compose(
             .and_then(|w| crate::dialogue::remark::remark_reply(w, session.pending.is_some()))
     {
         return Reply::info(text);
+    }
+    if reply.blocks.is_empty()
+        && let Some(text) = a
+            .words
+            .as_deref()
+            .and_then(|w| crate::dialogue::pending_question::answer(w, session, k))
+    {
+        return Reply {
+            kind: ReplyKind::Ask,
+            ..Reply::info(text)
+        };
     }
     if reply.blocks.is_empty() {
         if let Some(action) = &session.pending {

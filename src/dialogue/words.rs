@@ -673,6 +673,7 @@ pub fn absorb_words(
             // "Ollama crashes when my training runs": the server failed.
             out.server_oom = true;
         } else if !moved
+            && out.foreign_oom.is_none()
             && !crate::extract::oom::supposed_oom(text)
             && let Some(report) = oom_report(text)
         {

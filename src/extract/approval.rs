@@ -27,6 +27,17 @@ pub(crate) const YES: &[&str] = &[
     "yes go ahead",
     "fine",
     "agreed",
+    "k",
+    "kk",
+    "yup",
+    "yea",
+    "ya",
+    // Yes in the languages owners write around English.
+    "si",
+    "sí",
+    "ja",
+    "oui",
+    "da",
 ];
 const NO: &[&str] = &[
     "no",

@@ -167,7 +167,7 @@ fn report_without_subject(t: &str) -> bool {
 }
 static ADOPT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:ok(?:ay)?|yes|yeah|sure|fine|great|good|alright|perfect)[\s,!.]*)?(?:then\s+|let'?s\s+|please\s+|i'?ll\s+)?(?:do|use|go with|go ahead with|go for|switch to|take|adopt|apply|keep|make it|make that)\s+(?:that|it|this|those|them|both(?: of them| changes)?|all(?: of them)?|the what-?if|the new (?:one|plan)|the second(?: one)?)\b[\s.!]*(?:then|please)?[\s.!]*$",
+        r"(?i)^\s*(?:(?:ok(?:ay)?|k+|yes|yeah|yep|yup|sure|fine|great|good|alright|perfect)[\s,!.]*)?(?:then\s+|let'?s\s+|please\s+|i'?ll\s+)?(?:do|use|go with|go ahead with|go for|switch to|take|adopt|apply|keep|make it|make that)\s+(?:that|it|this|those|them|both(?: of them| changes)?|all(?: of them)?|the what-?if|the new (?:one|plan)|the second(?: one)?)\b[\s.!]*(?:then|please)?[\s.!]*$",
     )
 });
 /// "show me", "give me the", "print your" … before a plan part's name.

@@ -224,7 +224,7 @@ pub fn oom_report(text: &str) -> Option<OomReport> {
 
 static PASTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)(?:^\s*(?:Traceback \(most recent call last\)|torch\.(?:cuda\.)?OutOfMemoryError|RuntimeError: CUDA|\[\s*\d+\.\d+\]|\w{3}\s+\d+ [\d:]+ \S+ kernel:|kernel:|NVRM:)|oom-kill:|Out of memory: Killed process|NV_ERR_NO_MEMORY)",
+        r"(?m)(?:^\s*(?:Traceback \(most recent call last\)|torch\.(?:cuda\.)?OutOfMemoryError|RuntimeError: CUDA|\[\s*\d+\.\d+\]|\w{3}\s+\d+ [\d:]+ \S+ kernel:|kernel:|NVRM:)|oom-kill:|Out of memory: Killed process|NV_ERR_NO_MEMORY|^\s*(?:\[|\d{4}-\d\d-\d\d[ T]).*CUDA out of memory\. Tried to allocate)",
     )
 });
 
@@ -262,11 +262,20 @@ impl crate::extract::reading::Reader for OomPaste {
 
 /// The phase alone, as an answer to "mid-load or mid-step?".
 pub fn phase_answer(text: &str) -> Option<Phase> {
-    if LOAD.is_match(text) || text.to_ascii_lowercase().contains("load") {
+    // "the model loads fine, then the first step dies": a load that went
+    // well says the phase is after it.
+    static LOADED_FINE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\bload(?:s|ed|ing)?\s+(?:fine|ok(?:ay)?|well|successfully|without\s+(?:a\s+)?(?:problem|issue|error)s?|no\s+problem|complete[sd]?|finishe[sd])\b|\b(?:after|once)\s+(?:the\s+)?(?:model\s+)?(?:is\s+|has\s+)?load(?:s|ed|ing)?\b",
+        )
+    });
+    let loaded_fine = LOADED_FINE.is_match(text);
+    let bare_load = text.to_ascii_lowercase().contains("load") && !loaded_fine;
+    if LOAD.is_match(text) {
         Some(Phase::MidLoad)
-    } else if STEP_WORDS.is_match(text) || AT_STEP.is_match(text) {
+    } else if loaded_fine || STEP_WORDS.is_match(text) || AT_STEP.is_match(text) {
         Some(Phase::MidStep)
-    } else if RESUMED.is_match(text) {
+    } else if bare_load || RESUMED.is_match(text) {
         Some(Phase::MidLoad)
     } else if text.to_ascii_lowercase().contains("step")
         || text.to_ascii_lowercase().contains("training")
@@ -292,7 +301,7 @@ static STILL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FIXED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through|(?:is |it'?s |now |and )?stable|runs fine|running fine|past step \d+|step \d+ now|step \d+ already|loads? (?:fine|ok|okay)|loaded (?:fine|ok|okay)|(?:is|now|it'?s) training|trains? (?:fine|now|again)|training (?:fine|again)|works now|no (?:more )?(?:crash|freeze)s?|no longer (?:ooms|dies|crashes|freezes)|doesn'?t (?:oom|crash|die|freeze) any ?more)\b",
+        r"(?i)\b(it works|that worked|worked|fixed|solved|no more oom|no oom|it(?:'s| is) (?:running|training|fine)|runs now|running now|training now|got past|went through|(?:is |it'?s |now |and )?stable|runs fine|running fine|past step \d+|step \d+ now|step \d+ already|loads? (?:fine|ok|okay)|loaded (?:fine|ok|okay)|(?:is|now|it'?s) training|trains? (?:fine|now|again)|training (?:fine|again)|works now|no (?:more )?(?:crash|freeze)s?|no longer (?:ooms|dies|crashes|freezes)|doesn'?t (?:oom|crash|die|freeze) any ?more|(?:it\s+)?(?:runs?|running|trains?|training)\s+(?:since|for)\s+(?:\d+|an?|one|two|three|half)\s+(?:min\w*|hours?|h|steps?|epochs?))\b",
     )
 });
 
@@ -556,6 +565,15 @@ mod tests {
             Some(StepResult::Fixed)
         );
         assert_eq!(step_result("batch 2"), None);
+        // Running for a while, said the owner's way.
+        for t in [
+            "done, now it run since 20 minutes. thank you!",
+            "it's been running for 2 hours",
+            "training for 300 steps now",
+        ] {
+            assert_eq!(step_result(t), Some(StepResult::Fixed), "{t}");
+        }
+        assert_eq!(step_result("it ran for 20 minutes then OOMed"), None);
         // The step said done, then the short result.
         for t in [
             "flushed, same",
@@ -597,6 +615,19 @@ mod tests {
             Some(Phase::MidStep)
         );
         assert_eq!(phase_answer("while loading"), Some(Phase::MidLoad));
+        for after_load in [
+            "the model load fine (~54GB) but in the first step it die",
+            "it loaded ok, then died",
+            "loads successfully and crashes right after",
+            "after the model is loaded it dies at step 1",
+        ] {
+            assert_eq!(
+                phase_answer(after_load),
+                Some(Phase::MidStep),
+                "{after_load}"
+            );
+        }
+        assert_eq!(phase_answer("it dies at load"), Some(Phase::MidLoad));
     }
 
     #[test]

@@ -204,9 +204,9 @@ fn size_words(text: &str) -> String {
         .into_owned()
 }
 
-/// "4k", "16K": thousands of tokens as the powers of two owners mean.
-static KILO: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::re(r"(?i)\b(1|2|4|8|16|32|64|128|256)\s?k\b"));
+/// "4k", "16K", "3k": thousands of tokens as the multiples of 1024 owners
+/// mean (the plan quotes the words, so "3k" is seen as 3072).
+static KILO: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?i)\b([1-9]\d{0,2})\s?k\b"));
 
 fn kilo(text: &str) -> String {
     KILO.replace_all(text, |c: &Captures| {
@@ -317,12 +317,11 @@ static NUMBER_FIRST_PACK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NUMBER_FIRST_BATCH: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)(^|[^=:\w.])(\d{1,3})\s+(?:batch(?:\s*size)?|bsz|bs)\b(\s*[=:]?\s*\d?)|\b(\d{1,3})\s+(?:sequences|samples|examples)\s+per\s+(?:micro[\s-]?batch|batch|step|device|gpu)\b",
+        r"(?i)(^|[^=:\w.])(\d{1,3})\s+(?:batch(?:\s*size)?|bsz|bs)\b(\s*[=:]?\s*\d?)|\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty[\s-]?two)\s+(?:(?:sequences?|samples?|examples?|rows?)\s+(?:per|in\s+(?:a|each|every))\s+(?:micro[\s-]?batch|batch|step|device|gpu)|per\s+(?:device|gpu))\b",
     )
 });
 /// "at 4096" after a batch or a method: the packing, unless a unit follows.
-static AT_LENGTH: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::re(r"(?i)\bat\s+(\d{3,6})(\s*[a-z°%]*)(?:[^\d\-:/.]|$)"));
+static AT_LENGTH: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"(?i)\bat\s+(\d{3,6})\b"));
 
 fn number_first(text: &str) -> String {
     let t = NUMBER_FIRST_PACK.replace_all(text, |c: &Captures| {
@@ -348,7 +347,10 @@ fn number_first(text: &str) -> String {
     });
     let t = NUMBER_FIRST_BATCH.replace_all(&t, |c: &Captures| {
         if let Some(n) = c.get(4) {
-            return format!("batch {}", n.as_str());
+            let n = n.as_str();
+            let value =
+                word_value(&n.replace(['-', ' '], " ")).map_or(n.to_string(), |v| v.to_string());
+            return format!("batch {value}");
         }
         // "r=16 bs=2": the 16 is the rank's, and bs has its own value.
         let tail = c.get(3).map_or("", |m| m.as_str());
@@ -359,11 +361,21 @@ fn number_first(text: &str) -> String {
     });
     AT_LENGTH
         .replace_all(&t, |c: &Captures| {
-            let unit = c[2].trim().to_ascii_lowercase();
+            // The word right after the figure is its unit ("rated at 240 W.",
+            // "at 1500 MHz"): only tokens, or none, make it a length; a
+            // figure glued to more digits is a time, a range or a decimal.
+            let after = &t[c.get(0).map_or(0, |m| m.end())..];
+            let unit: String = after
+                .trim_start()
+                .chars()
+                .take_while(|ch| ch.is_alphabetic() || matches!(ch, '°' | '%'))
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let glued = after.starts_with(['-', ':', '/', '.', ','])
+                && after[1..].starts_with(|ch: char| ch.is_ascii_digit());
             let plain = unit.is_empty() || unit == "tokens" || unit == "fit";
-            if plain && !t.to_ascii_lowercase().contains("pack") {
-                let end = &c[0][c[1].len() + c[2].len() + c[0].find(&c[1]).unwrap_or(0)..];
-                format!("at packing {}{}{end}", &c[1], &c[2])
+            if plain && !glued && !t.to_ascii_lowercase().contains("pack") {
+                format!("at packing {}", &c[1])
             } else {
                 c[0].to_string()
             }
@@ -575,6 +587,25 @@ mod tests {
         assert_eq!(canonical("switch to adafacter"), "switch to adafactor");
         // English words stay.
         assert_eq!(canonical("take a bath"), "take a bath");
+    }
+
+    #[test]
+    fn a_unit_after_at_is_no_length_and_sequences_per_batch_are_the_batch() {
+        assert_eq!(
+            canonical("105 W looks low for a box rated at 240 W."),
+            "105 W looks low for a box rated at 240 W."
+        );
+        assert_eq!(canonical("it ran at 1500 MHz"), "it ran at 1500 MHz");
+        assert_eq!(canonical("batch 2 at 2048."), "batch 2 at packing 2048.");
+        assert_eq!(canonical("it started at 10:30"), "it started at 10:30");
+        assert_eq!(canonical("four sequences per batch"), "batch 4");
+        assert_eq!(canonical("just one sequence per batch"), "just batch 1");
+        assert_eq!(canonical("8 samples in each step"), "batch 8");
+        assert_eq!(canonical("and 32 per device?"), "and batch 32?");
+        assert_eq!(
+            canonical("samples cut at 3k tokens"),
+            "samples cut at packing 3072"
+        );
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub struct Found {
 
 static METHOD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|param(?:eter)?s?|dpo|ipo|kto|orpo|grpo|rloo|ppo|sft|rl)|fft|finetuning_type\s*[:=]\s*full|go\s+full|all\s+(?:the\s+)?(?:weights|param(?:eter)?s)|(?:the\s+)?whole\s+model|every\s+weight|no\s+adapters?)\b",
+        r"(?i)\b(q-?lora|lora|full[\s_-]*(?:fine[\s_-]*tun(?:e|ing)|finetun(?:e|ing)|ft|param(?:eter)?s?|dpo|ipo|kto|orpo|grpo|rloo|ppo|sft|rl)|fft|finetuning_type\s*(?:[:=]|\s+(?:is|to|=))\s*full|go\s+full|all\s+(?:the\s+)?(?:weights|param(?:eter)?s)|(?:the\s+)?whole\s+model|every\s+weight|no\s+adapters?)\b",
     )
 });
 static LORA_QUALIFIER: LazyLock<Regex> = LazyLock::new(|| {
@@ -84,7 +84,7 @@ static DTYPE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static BATCH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b|--)(?:per_device_train_batch_size|train_micro_batch_size_per_gpu|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bsz|bs|mbs)\s*(?:=|:|of|is|to|was|at)?\s*(\d+)\b",
+        r"(?i)(?:\b|--)(?:per_device_train_batch_size|train_micro_batch_size_per_gpu|micro[\s_-]?batch(?:[\s_-]?size)?|batch(?:[\s_-]?size)?|bsz|bs|mbs|micro)\s*(?:=|:|of|is|to|was|at)?\s*(\d+)\b",
     )
 });
 static PACK: LazyLock<Regex> = LazyLock::new(|| {
@@ -109,7 +109,7 @@ static RANK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TARGETS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear)|(attention[\s-]only|attention[\s-](?:projections?|proj|layers?|modules?|weights?|matrices)[\s-]only|only (?:on )?(?:the )?attention|attn[\s-](?:proj[\s-])?only)|((?:q|k|v|o|gate|up|down)_proj(?:\s*(?:,|and|\+)\s*(?:q|k|v|o|gate|up|down)_proj)*))",
+        r"(?i)\b(?:target_modules\s*=\s*([\w,\[\]'\x22 ]+)|(all[-_]linear)|(attention[\s-]only|attention[\s-](?:projections?|proj|layers?|modules?|weights?|matrices)[\s-]only|only (?:on )?(?:the )?attention|attn[\s-](?:proj[\s-])?only)|((?:q|k|v|o|gate|up|down)_proj(?:\s*(?:,|and|\+)\s*(?:q|k|v|o|gate|up|down)_proj)*)|(?:only\s+)?on\s+(?:the\s+)?([qkvo](?:\s*[,/+]\s*[qkvo]){1,3}|qkvo?)\b)",
     )
 });
 static PRECISION: LazyLock<Regex> = LazyLock::new(|| {
@@ -196,14 +196,25 @@ fn normalized(text: &str) -> String {
 /// ("gemma-1.1-7b-it"), the catalog entry of that family and size (the
 /// caller names it as an assumption: see `near_match_words`).
 pub fn find_model(text: &str, k: &Knowledge) -> Option<(String, String)> {
-    exact_model(text, k).or_else(|| {
-        let unversioned = POINT_RELEASE.replace_all(text, "$family-$size");
-        (unversioned != text)
-            .then(|| exact_model(&unversioned, k))
-            .flatten()
-            .map(|(name, _)| (name, NEAR_MATCH.to_string()))
-    })
+    exact_model(text, k)
+        .or_else(|| {
+            // torchtune's builder names write the release with underscores
+            // ("llama3_1_8b", "qwen2_5_7b"): the same model.
+            let dotted = UNDERSCORE_RELEASE.replace_all(text, "$family.$minor $size");
+            (dotted != text).then(|| exact_model(&dotted, k)).flatten()
+        })
+        .or_else(|| {
+            let unversioned = POINT_RELEASE.replace_all(text, "$family-$size");
+            (unversioned != text)
+                .then(|| exact_model(&unversioned, k))
+                .flatten()
+                .map(|(name, _)| (name, NEAR_MATCH.to_string()))
+        })
 }
+
+/// "llama3_1_8b": a family with its major release, the minor, a size.
+static UNDERSCORE_RELEASE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?P<family>[a-z]+\d+)_(?P<minor>\d)_(?P<size>\d+(?:\.\d+)?b)\b"));
 
 /// The alias `find_model` gives for a match made without a point release.
 const NEAR_MATCH: &str = "\u{0}near";
@@ -709,6 +720,15 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             Some(LoraTargets::Attention)
         } else if let Some(list) = c.get(4) {
             LoraTargets::parse(&list.as_str().replace(" and ", ",").replace('+', ","))
+        } else if let Some(letters) = c.get(5) {
+            // "only on q,k,v,o", "on qkv": the projections by their letter.
+            let names: Vec<String> = letters
+                .as_str()
+                .chars()
+                .filter(|ch| matches!(ch, 'q' | 'k' | 'v' | 'o'))
+                .map(|ch| format!("{ch}_proj"))
+                .collect();
+            LoraTargets::parse(&names.join(","))
         } else {
             let list: String = c[1]
                 .chars()

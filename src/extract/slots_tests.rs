@@ -297,3 +297,33 @@ fn packing_in_short_forms() {
         assert_eq!(slots(text), vec![Slot::Pack(4096)], "{text}");
     }
 }
+
+#[test]
+fn projections_by_their_letters_are_the_targets() {
+    use crate::calc::setup::LoraTargets;
+    let named = |list: &[&str]| {
+        Slot::LoraTargets(LoraTargets::Named(
+            list.iter().map(|s| s.to_string()).collect(),
+        ))
+    };
+    for (words, expected) in [
+        (
+            "lora only on q,k,v,o",
+            named(&["q_proj", "k_proj", "v_proj", "o_proj"]),
+        ),
+        ("adapters on q/v", named(&["q_proj", "v_proj"])),
+        ("lora on qkv", named(&["q_proj", "k_proj", "v_proj"])),
+    ] {
+        assert!(
+            slots(words).contains(&expected),
+            "{words}: {:?}",
+            slots(words)
+        );
+    }
+    // A key-value cache is no target list.
+    assert!(
+        !slots("the kv cache on q")
+            .iter()
+            .any(|s| matches!(s, Slot::LoraTargets(_)))
+    );
+}

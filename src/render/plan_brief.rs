@@ -94,11 +94,39 @@ fn near_anchor(plan: &Plan) -> Option<(&crate::calc::anchors::AnchorComparison, 
     } else {
         ":".into()
     };
-    // Its set-up in brief ("full plan" names every setting and the source).
+    // Its set-up in brief: batch, packing, and every setting that is not
+    // the run's ("full plan" names them all and the source).
+    let (theirs, yours) = (&a.input, &plan.input);
+    let mut setup = vec![
+        format!("batch {}", theirs.batch),
+        format!("pack {}", a.pack),
+    ];
+    if theirs.optimizer != yours.optimizer {
+        setup.push(theirs.optimizer.key().to_string());
+    }
+    if theirs.weight_format != yours.weight_format {
+        setup.push(format!("{} weights", theirs.weight_format.key()));
+    }
+    if theirs.precision != yours.precision {
+        setup.push(theirs.precision.short().to_string());
+    }
+    if theirs.loss != yours.loss {
+        setup.push(format!("{} loss", theirs.loss.key()));
+    }
+    if theirs.runtime.packed != yours.runtime.packed {
+        setup.push(
+            if theirs.runtime.packed {
+                "packed"
+            } else {
+                "padded batches"
+            }
+            .into(),
+        );
+    }
     let line = format!(
-        "Seed anchor \"{}\"{weights} its set-up here (batch 1, pack {}) {} GB, yours {} GB.",
+        "Seed anchor \"{}\"{weights} its set-up here ({}) {} GB, yours {} GB.",
         a.rule,
-        a.pack,
+        setup.join(", "),
         show_centi(a.worksheet_centi_gb),
         show_centi(plan.estimate.total_centi_gb)
     );

@@ -369,7 +369,7 @@ fn the_anchor_for_this_size_and_method_is_beside_the_verdict() {
         ),
         (
             "full fine-tune gemma 2 9b, bf16, batch 2, packing 2048",
-            "Seed anchor \"9B full fine-tune fits comfortably\": its set-up here (batch 1, pack 2048) 77.91 GB, yours",
+            "Seed anchor \"9B full fine-tune fits comfortably\": its set-up here (batch 1, pack 2048, adamw_8bit) 77.91 GB, yours",
         ),
         (
             "lora gpt-oss-120b batch 1 packing 2048 bf16",

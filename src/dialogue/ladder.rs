@@ -132,9 +132,15 @@ impl Action {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            // Names from the owner's paste are code: data to quote, never
+            // words the phrasing model reads as prose.
             Action::Unload(models) => format!(
                 "unload {} from Ollama (the server keeps running)",
-                models.join(", ")
+                models
+                    .iter()
+                    .map(|m| format!("`{}`", m.replace('`', "'")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             Action::Refraction(f, _) => format!(
                 "restart vLLM with `--gpu-memory-utilization {}`",

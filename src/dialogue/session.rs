@@ -97,8 +97,24 @@ impl Session {
         self.decisions
             .iter()
             .rev()
-            .find(|d| &d.action == action)
+            .find(|d| covers(&d.action, action))
             .filter(|d| !d.approved)
+    }
+}
+
+/// Whether a decision on `decided` answers `asked` too. A stop is about the
+/// servers, not their pids: a vLLM restarted under a new pid is the one the
+/// owner kept.
+fn covers(decided: &Action, asked: &Action) -> bool {
+    match (decided, asked) {
+        (Action::Stop(kept), Action::Stop(now)) => {
+            decided == asked
+                || !now.is_empty()
+                    && now
+                        .iter()
+                        .all(|(_, kind)| kept.iter().any(|(_, k)| k == kind))
+        }
+        _ => decided == asked,
     }
 }
 

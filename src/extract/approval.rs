@@ -206,6 +206,17 @@ pub fn approval(text: &str) -> Option<Approval> {
     if t.contains('\n') || t.chars().count() > 60 || t.contains('?') {
         return None;
     }
+    // A letter outside ASCII inside an answer ("yеs" with a Cyrillic е) is
+    // a look-alike, not the word: only a whole answer spelled that way in
+    // the lists ("sí") counts.
+    if t.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) {
+        let whole = t.to_lowercase();
+        let whole = whole.trim_end_matches(['.', '!']).trim();
+        return YES
+            .contains(&whole)
+            .then_some(Approval::Yes)
+            .or_else(|| NO.contains(&whole).then_some(Approval::No));
+    }
     let norm = t.to_ascii_lowercase();
     if hedges(&norm) {
         return None;
@@ -408,6 +419,11 @@ mod tests {
         }
         // A yes anywhere, a hedge in the opening clause, or a paste is no
         // decision; a plain no has nothing after it.
+        // Look-alikes of yes are no answer; "sí" is one.
+        for look_alike in ["yеs", "уes", "yeѕ", "ｙes"] {
+            assert_eq!(approval(look_alike), None, "{look_alike}");
+        }
+        assert_eq!(approval("sí"), Some(Approval::Yes));
         for text in ["no wait, yes do it", "no\nyes"] {
             assert_ne!(approval(text), Some(Approval::No), "{text}");
         }

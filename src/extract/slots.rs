@@ -434,6 +434,17 @@ fn params_value(num: &str, unit: &str) -> Option<u64> {
     (1e6..=1e13).contains(&params).then_some(params as u64)
 }
 
+/// A figure longer than any number headroom can hold, in the owner's digits
+/// (never a saturated stand-in for them).
+fn too_many_digits(name: &str, raw: &str) -> String {
+    let limit = if name.contains("batch") {
+        crate::calc::setup::MAX_BATCH
+    } else {
+        crate::calc::setup::MAX_PACK
+    };
+    format!("{name} of {raw} is beyond what headroom plans (at most {limit}); check the number")
+}
+
 fn number(raw: &str) -> Option<u64> {
     raw.replace([',', '_'], "").parse().ok()
 }
@@ -537,13 +548,22 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
             push(Slot::Dtype(d), &c[0]);
         }
     }
-    if let Some(c) = BATCH.captures(text)
-        && let Some(b) = number(&c[1])
-    {
-        match crate::calc::setup::out_of_range("batch", b) {
-            None => push(Slot::Batch(b), &c[0]),
-            Some(why) => push(Slot::OutOfRange(why), &c[0]),
+    if let Some(c) = BATCH.captures(text) {
+        match number(&c[1]) {
+            Some(b) => match crate::calc::setup::out_of_range("batch", b) {
+                None => push(Slot::Batch(b), &c[0]),
+                Some(why) => push(Slot::OutOfRange(why), &c[0]),
+            },
+            None => push(Slot::OutOfRange(too_many_digits("a batch", &c[1])), &c[0]),
         }
+    }
+    if let Some(c) = PACK.captures(text)
+        && number(&c[1]).is_none()
+    {
+        push(
+            Slot::OutOfRange(too_many_digits("a packing length", &c[1])),
+            &c[0],
+        );
     }
     if let Some(c) = PACK.captures(text)
         && let Some(n) = number(&c[1])
@@ -745,9 +765,14 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
     if let Some(words) = qualifier_lora
         && !out.iter().any(|f| matches!(f.slot, Slot::Method(_)))
         && out.iter().any(|f| {
+            // A rank refused as out of range is still a rank: "lora rank 0"
+            // names no method.
             !matches!(
                 f.slot,
-                Slot::LoraRank(_) | Slot::LoraDropout(_) | Slot::LoraTargets(_)
+                Slot::LoraRank(_)
+                    | Slot::LoraDropout(_)
+                    | Slot::LoraTargets(_)
+                    | Slot::OutOfRange(_)
             )
         })
     {

@@ -327,3 +327,33 @@ fn projections_by_their_letters_are_the_targets() {
             .any(|s| matches!(s, Slot::LoraTargets(_)))
     );
 }
+
+#[test]
+fn figures_no_plan_can_take_are_refused_in_the_owners_digits() {
+    for (words, digits) in [
+        (
+            "batch 99999999999999999999",
+            "a batch of 99999999999999999999",
+        ),
+        (
+            "packing 123456789012345678901234",
+            "a packing length of 123456789012345678901234",
+        ),
+    ] {
+        let found = slots(words);
+        assert!(
+            found
+                .iter()
+                .any(|s| matches!(s, Slot::OutOfRange(why) if why.starts_with(digits))),
+            "{words}: {found:?}"
+        );
+    }
+    // A rank refused is no method: "lora rank 0" leaves QLoRA as it was.
+    assert!(
+        !slots("lora rank 0")
+            .iter()
+            .any(|s| matches!(s, Slot::Method(_))),
+        "{:?}",
+        slots("lora rank 0")
+    );
+}

@@ -69,8 +69,23 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Never through a link, and never blocking: a FIFO put where one of
+/// headroom's files was would otherwise hold the session until something
+/// reads it (the opened file is then refused by `regular`).
 fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
-    options.custom_flags(libc::O_NOFOLLOW)
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+}
+
+/// Only a regular file is headroom's to read or write.
+fn regular(file: File, path: &Path) -> std::io::Result<File> {
+    if file.metadata()?.is_file() {
+        Ok(file)
+    } else {
+        Err(std::io::Error::other(format!(
+            "{} is not a regular file (a FIFO, socket or device sits there); headroom reads and writes only its own files in its data directory",
+            path.display()
+        )))
+    }
 }
 
 /// A clearer error than ELOOP when a symlink sits where a file should be.
@@ -92,6 +107,7 @@ pub fn open_private_append(path: &Path) -> std::io::Result<File> {
     let file = no_follow(OpenOptions::new().create(true).append(true).mode(0o600))
         .open(path)
         .map_err(|e| explain(path, e))?;
+    let file = regular(file, path)?;
     if !existed && let Some(dir) = path.parent() {
         sync_dir(dir)?;
     }
@@ -109,6 +125,7 @@ pub fn create_private(path: &Path) -> std::io::Result<File> {
     )
     .open(path)
     .map_err(|e| explain(path, e))
+    .and_then(|f| regular(f, path))
 }
 
 /// Open a file of the data directory for reading, never through a link.
@@ -120,18 +137,23 @@ pub fn open_read_no_follow(path: &Path) -> std::io::Result<File> {
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .map_err(|e| explain(path, e))?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other(format!(
-            "{} is not a regular file (a FIFO, socket or device sits there); headroom reads only its own files in its data directory",
-            path.display()
-        )));
-    }
-    Ok(file)
+    regular(file, path)
 }
 
 /// Create a new file, 0600, refusing one that exists (or a link).
 pub fn create_new_private(path: &Path) -> std::io::Result<File> {
-    no_follow(OpenOptions::new().create_new(true).write(true).mode(0o600)).open(path)
+    no_follow(OpenOptions::new().create_new(true).write(true).mode(0o600))
+        .open(path)
+        .and_then(|f| regular(f, path))
+}
+
+/// Open an existing file of the data directory for writing in place (to
+/// cut it back), never through a link or into a FIFO.
+pub fn open_write_in_place(path: &Path) -> std::io::Result<File> {
+    no_follow(OpenOptions::new().write(true))
+        .open(path)
+        .map_err(|e| explain(path, e))
+        .and_then(|f| regular(f, path))
 }
 
 /// Is a symlink sitting at `path`?

@@ -12,7 +12,6 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 pub const FILE_NAME: &str = "transcript.jsonl";
@@ -346,10 +345,7 @@ fn repair(dir: &Path, path: &Path, whole_until: u64) -> std::io::Result<PathBuf>
         let _ = std::fs::remove_file(&kept);
         return Err(e);
     }
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
+    let f = crate::memory::datadir::open_write_in_place(path)?;
     f.set_len(whole_until)?;
     f.sync_all()?;
     crate::memory::datadir::sync_dir(dir)?;

@@ -243,7 +243,7 @@ fn ollama_unload_comes_before_stopping_the_server() {
     );
     let before_yes = out.out.split("Approved.").next().unwrap_or("");
     assert!(
-        before_yes.contains("unload qwen2.5:72b from Ollama (the server keeps running)"),
+        before_yes.contains("unload `qwen2.5:72b` from Ollama (the server keeps running)"),
         "{out}"
     );
     assert!(!before_yes.contains("`ollama stop qwen2.5:72b`"), "{out}");

@@ -447,3 +447,33 @@ fn a_fifo_where_the_lock_file_goes_neither_hangs_nor_stops_the_session() {
             .is_fifo()
     );
 }
+
+/// A FIFO put in place of `transcript.jsonl` mid-session: the next turn is
+/// answered at once and said not saved; the session never blocks on it
+/// (fault set 13, s29).
+#[test]
+fn a_transcript_turned_fifo_mid_session_never_blocks_a_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut live = Live::start(dir.path());
+    live.say(RUN, dir.path(), 1);
+    let path = dir.path().join("transcript.jsonl");
+    std::fs::remove_file(&path).unwrap();
+    mkfifo(&path);
+    // The test must not read the FIFO itself: the turn is sent and stdin
+    // closed, and the session has to end on its own.
+    let start = Instant::now();
+    let stdin = live.stdin.as_mut().unwrap();
+    stdin.write_all(b"packing 2048\n\n").unwrap();
+    stdin.flush().unwrap();
+    // A session blocked on the FIFO is killed after 10 s and fails here.
+    drop(live.stdin.take());
+    while live.child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = live.child.kill();
+    let (out, code) = live.finish();
+    assert!(start.elapsed() < Duration::from_secs(10), "blocked: {out}");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("pack 1024 → 2048"), "{out}");
+    assert!(out.contains("This turn is not saved"), "{out}");
+}

@@ -222,3 +222,39 @@ fn a_declined_stop_asked_for_by_name_is_proposed_again_and_waits_for_a_yes() {
     ));
     assert!(!out.contains("`kill 415002`"), "{out}");
 }
+
+/// A server kept by the owner's no and restarted under a new pid is the
+/// same server: its stop is not proposed again, and a bare yes kills
+/// nothing (fault set 13, s27).
+#[test]
+fn a_declined_server_restarted_under_a_new_pid_is_not_proposed_again() {
+    let row = |pid: u64| {
+        format!(
+            "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nalice     {pid} 12.0 38.2 98765432 48234567 ?        Sl   09:12  41:07 /home/alice/.venv/bin/python3 /home/alice/.venv/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000"
+        )
+    };
+    let run = "full fine-tune llama 3.1 8b, bf16, batch 4, packing 4096";
+    let out = crate::support::converse(&format!(
+        "{run}\n\n{}\n\nno\n\n{}\n\nyes\n",
+        row(415002),
+        row(416600)
+    ));
+    assert!(
+        !out.contains("how to stop vLLM server (pid 416600)"),
+        "{out}"
+    );
+    assert!(!out.contains("kill 416600"), "{out}");
+}
+
+/// A look-alike of yes (a Cyrillic е, a Greek ο) is no answer: nothing is
+/// approved, and the step still waits (fault set 13, s23).
+#[test]
+fn a_look_alike_yes_approves_nothing() {
+    let listing = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\nalice     415002 12.0 38.2 98765432 48234567 ?        Sl   09:12  41:07 /home/alice/.venv/bin/python3 /home/alice/.venv/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000";
+    let run = "full fine-tune llama 3.1 8b, bf16, batch 4, packing 4096";
+    for look_alike in ["y\u{435}s", "\u{443}es", "ye\u{455}", "\u{43e}k"] {
+        let out = crate::support::converse(&format!("{run}\n\n{listing}\n\n{look_alike}\n"));
+        assert!(!out.contains("kill 415002"), "{look_alike}: {out}");
+        assert!(!out.contains("Approved"), "{look_alike}: {out}");
+    }
+}

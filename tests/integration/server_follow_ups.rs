@@ -561,8 +561,8 @@ fn a_fraction_said_after_a_vllm_log_is_its_fraction() {
 fn unload_them_after_ollama_ps_proposes_the_unload_for_a_yes() {
     let ps = "NAME             ID              SIZE      PROCESSOR    CONTEXT    UNTIL\ngranite3.3:2b    07bd1f170855    2.7 GB    100% GPU     4096       4 minutes from now\nllama3.2:3b      a80c4f17acd5    3.4 GB    100% GPU     4096       4 minutes from now";
     for (ask, names) in [
-        ("cool, unload them anyway", "granite3.3:2b, llama3.2:3b"),
-        ("ok unload both", "granite3.3:2b, llama3.2:3b"),
+        ("cool, unload them anyway", "`granite3.3:2b`, `llama3.2:3b`"),
+        ("ok unload both", "`granite3.3:2b`, `llama3.2:3b`"),
     ] {
         let out = crate::support::converse(&format!(
             "qlora llama 3.1 8b, batch 4, packing 1024. ollama is running these:\n{ps}\n\n{ask}\n"

@@ -644,7 +644,7 @@ fn a_listing_pasted_with_the_run_is_weighed_and_one_model_can_be_named_to_unload
         ));
         // The listing came before the run's words: the unload is still weighed.
         assert!(
-            out.contains("Shall I tell you how to unload gpt-oss:120b, qwen3.8:27b"),
+            out.contains("Shall I tell you how to unload `gpt-oss:120b`, `qwen3.8:27b`"),
             "{out}"
         );
         assert!(!out.contains("Paste `ollama ps`"), "asked again: {out}");

@@ -427,8 +427,14 @@ fn iso_at(line: &[u8], dash: usize) -> Option<Stamp> {
     let (h, mi, sec, len) = clock(&s[11..])?;
     let t = civil(y, mo, d, h, mi, sec)?;
     let rest = &s[11 + len..];
-    // A trailing Z is UTC; an offset gives the local wall clock already.
-    let utc = rest.first() == Some(&b'Z');
+    // A trailing Z is UTC, and so is a zero offset ("+0000", "+00:00":
+    // Airflow's and CloudWatch's stamps); another offset gives the local
+    // wall clock already.
+    let zero_offset = rest.starts_with(b"+00:00")
+        || rest.starts_with(b"+0000")
+        || rest.starts_with(b"-00:00")
+        || rest.starts_with(b"-0000");
+    let utc = rest.first() == Some(&b'Z') || zero_offset;
     // "+01:00": the digits before it are the wall clock: keep them.
     // "+0100" (strftime's %z, journald's short-iso-precise) as well.
     let zoned = !utc
@@ -752,6 +758,17 @@ mod tests {
         assert!((s.t - civil(YEARLESS, 11, 29, 9, 5, 49.061775).unwrap()).abs() < 1e-6);
         // A fraction of a total is no date.
         assert!(find_stamp(b"Iter(train) [    10/160000]  time: 1.0").is_none());
+        // A zero offset is UTC, as Z is; another offset is the wall clock.
+        for line in [
+            &b"[2026-11-29T08:02:14.353+0000] {subprocess.py:106} INFO - Epoch 1"[..],
+            b"2026-11-29T08:02:23.935000+00:00 rn50/algo-1 Epoch: [0][20/5720]",
+            b"2026-11-29T08:02:23Z step 20",
+        ] {
+            let s = find_stamp(line).unwrap();
+            assert!(s.utc && !s.zoned, "{}", String::from_utf8_lossy(line));
+        }
+        let s = find_stamp(b"2026-11-29T09:02:23+01:00 step 20").unwrap();
+        assert!(s.zoned && !s.utc);
     }
 
     #[test]

@@ -1073,7 +1073,7 @@ fn banner_batch_in(sentence: &str, banner: &[u64]) -> Option<u64> {
 /// a model another person loaded, or one loaded into a server, is theirs.
 static LOADED_BY_OTHER: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)\b(?:someone|somebody|some ?one|a colleague|my colleague|a co-?worker|my co-?worker|my (?:boss|teammate|team ?mate|friend|partner|kid|son|daughter)|another user|he|she)\b[^.?!]{0,30}?\b(?:loaded|loads|pulled|started|launched|spun up|brought up|is running|runs|ran|is serving|serves|put)\b|\bloaded\b[^.?!]{0,40}?\b(?:in|into|on)\s+(?:it|ollama|vllm|the server|the box|there)\b",
+        r"(?i)\b(?:someone|somebody|some ?one|a colleague|my colleague|a co-?worker|my co-?worker|my (?:boss|teammate|team ?mate|friend|partner|kid|son|daughter)|another user|he|she|(?:my |our |the )?(?:teammates|team ?mates|colleagues|co-?workers|friends|other users|others|team)|they)\b[^.?!]{0,30}?\b(?:loaded|loads|load|pulled|started|launched|spun up|brought up|is running|runs|ran|is serving|serves|put|hit|hits|query|queries|call|calls|request|requests|use|uses)\b|\bloaded\b[^.?!]{0,40}?\b(?:in|into|on)\s+(?:it|ollama|vllm|the server|the box|there)\b",
     )
 });
 
@@ -1243,6 +1243,11 @@ mod tests {
             "my colleague started llama 3.3 70b on the box"
         ));
         assert!(about_server("he pulled qwen2.5 32b into ollama"));
+        assert!(about_server(
+            "But my teammates sometimes hit gpt-oss:120b from their laptops"
+        ));
+        assert!(about_server("the team queries llama 3.1 70b all day"));
+        assert!(about_server("colleagues use qwen3 32b on it"));
         assert!(!about_server("I loaded qwen 7b and it OOMs"));
         assert!(!about_server("I train qwen 7b with lora while vllm runs"));
         assert!(!about_server("qwen 7b lora, batch 4"));

@@ -167,3 +167,18 @@ fn what_first_if_it_ooms_is_the_ladder_ahead() {
         assert!(!out.contains("OOM noted"), "{asked}: {out}");
     }
 }
+
+#[test]
+fn a_model_other_people_use_is_not_the_runs() {
+    for said in [
+        "But my teammates sometimes hit gpt-oss:120b from their laptops.",
+        "the team queries llama 3.1 70b all day on this box",
+        "colleagues use qwen3 32b on it",
+    ] {
+        let out = converse(&format!(
+            "lora llama 3.1 8b batch 2 packing 2048\n\n{said}\n"
+        ));
+        assert!(!out.contains("model Llama 3.1 8B →"), "{said}: {out}");
+        assert_eq!(out.matches("Noted: model").count(), 1, "{said}: {out}");
+    }
+}

@@ -120,7 +120,7 @@ pub fn answer(words: &str, facts: &Facts, held: &[(String, u64)], k: &Knowledge)
     } else {
         format!(
             "{} buys this run nothing at the peak: with it {} GB, with {alternative} {} GB, against the {} GB budget; it sizes nothing in the phase that binds.",
-            capitalised(&name),
+            crate::text::capitalised(&name),
             show_centi(with_peak),
             show_centi(without_peak),
             show_centi(now.budget.centi_gb)
@@ -131,10 +131,4 @@ pub fn answer(words: &str, facts: &Facts, held: &[(String, u64)], k: &Knowledge)
     }
     text.push_str(" Your run is unchanged.");
     Some(text)
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }

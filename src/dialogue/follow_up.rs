@@ -86,7 +86,8 @@ pub fn follow_up_blocks(
         )]),
         // "good enough to start the training now?" after a server's log:
         // the run's go or no-go, in the pool that log describes.
-        Topic::Server if kind == FollowUp::Launch => {
+        // "so?" after a server's log or launch: the same verdict.
+        Topic::Server if matches!(kind, FollowUp::Launch | FollowUp::Judge) => {
             crate::dialogue::plan_turn::pooled_plan(session, &session.facts, k)
                 .map(|(plan, _)| vec![Block::Text(plan_follow_up(&plan, kind, fresh))])
         }

@@ -123,7 +123,7 @@ fn held(session: &Session, k: &Knowledge, stopped: &[u64], with_vllm: bool) -> V
         .vllm_log
         .as_ref()
         .filter(|l| l.value.refused.is_none())
-        .and_then(|l| l.value.utilization);
+        .and_then(|l| l.value.claimed_fraction());
     // Without vLLM: its claim is the share answer's own term.
     if with_vllm && let Some(f) = running_log {
         held.push((

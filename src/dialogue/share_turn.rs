@@ -85,8 +85,17 @@ fn vllm_fraction(ask: &ShareAsk, session: &Session, k: &Knowledge) -> (f64, Stri
     if let Some(f) = ask.fraction {
         return (f, format!("the {} you said", plain(f)));
     }
-    if let Some(f) = session.vllm_log.as_ref().and_then(|l| l.value.utilization) {
-        return (f, "your pasted vLLM log's `gpu_memory_utilization`".into());
+    if let Some(log) = session.vllm_log.as_ref().map(|l| &l.value)
+        && let Some(f) = log.claimed_fraction()
+    {
+        return (
+            f,
+            format!(
+                "your pasted {}'s {}",
+                log.origin.noun(),
+                log.origin.fraction_name()
+            ),
+        );
     }
     let listed = session
         .procs

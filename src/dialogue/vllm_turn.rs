@@ -7,7 +7,7 @@ use crate::calc::verdict::{Verdict, share_of_budget};
 use crate::calc::vllm_share::{share, share_in};
 use crate::dialogue::pool_turn::need;
 use crate::dialogue::session::Session;
-use crate::extract::vllm_log::VllmLog;
+use crate::extract::vllm_log::{VllmLog, VllmText};
 use crate::knowledge::Knowledge;
 use crate::reply::Block;
 
@@ -47,6 +47,30 @@ fn kv_short_block(log: &VllmLog) -> Option<Block> {
     )))
 }
 
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+fn plain_2(x: f64) -> String {
+    plain((x * 100.0).round() / 100.0)
+}
+
+/// `--kv-cache-memory-bytes` set: vLLM sizes its KV cache from it and
+/// ignores the fraction, so what it holds is its weights plus that cache
+/// plus its activations, which only a memory paste taken with it up shows.
+fn fixed_kv_block(log: &VllmLog) -> Option<Block> {
+    let bytes = log.kv_cache_bytes?;
+    let fraction = log.utilization.map_or(String::new(), |f| {
+        format!(
+            " (so its {} {} is not what it claims)",
+            log.origin.fraction_name(),
+            plain(f)
+        )
+    });
+    Some(Block::Text(format!(
+        "With `--kv-cache-memory-bytes` set, vLLM sizes its KV cache at {} GiB and ignores the fraction (vLLM's `CacheConfig`: \"kv_cache_memory_bytes (when not-None) ignores gpu_memory_utilization\"){fraction}. What it holds is its weights plus that cache plus its activations: paste `free -g` taken with it running and I count it from there.",
+        plain_2(bytes as f64 / GIB)
+    )))
+}
+
 /// The blocks for the last pasted vLLM log.
 pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
     let Some(known) = &session.vllm_log else {
@@ -55,8 +79,28 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
     let log = &known.value;
     let mut out = Vec::new();
     let mut read = Vec::new();
+    if let Some(m) = &log.served_model
+        && log.origin != VllmText::Log
+    {
+        read.push(format!("it serves `{m}`"));
+    }
     if let Some(f) = log.utilization {
-        read.push(format!("gpu_memory_utilization {}", plain(f)));
+        let name = match log.origin {
+            VllmText::Log => "gpu_memory_utilization",
+            _ => "`--gpu-memory-utilization`",
+        };
+        read.push(format!("{name} {}", plain(f)));
+    }
+    if let Some(b) = log.kv_cache_bytes {
+        read.push(format!(
+            "a fixed KV cache of {b} bytes = {} GiB",
+            plain_2(b as f64 / GIB)
+        ));
+    }
+    if let Some(n) = log.max_model_len
+        && log.origin != VllmText::Log
+    {
+        read.push(format!("`--max-model-len` {n}"));
     }
     if let Some(g) = log.model_load_gib {
         read.push(format!("model loading took {} GiB", plain(g)));
@@ -69,8 +113,14 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
         });
     }
     out.push(Block::Text(format!(
-        "Read from your vLLM log: {}. It is the inference server's log, so nothing in it changes your training run.",
-        read.join(", ")
+        "Read from your {}: {}. {}",
+        log.origin.noun(),
+        read.join(", "),
+        if log.origin == VllmText::Log {
+            "It is the inference server's log, so nothing in it changes your training run."
+        } else {
+            "These are the inference server's settings, not your training run's."
+        }
     )));
     if let Some(b) = refusal_block(log) {
         out.push(b);
@@ -80,12 +130,20 @@ pub fn vllm_blocks(session: &Session, k: &Knowledge) -> Vec<Block> {
         out.push(b);
         return out;
     }
+    if let Some(b) = fixed_kv_block(log) {
+        out.push(b);
+        return out;
+    }
     let Some(fraction) = log.utilization else {
         return out;
     };
+    let from = match log.origin {
+        VllmText::Log => "the log's `gpu_memory_utilization`".to_string(),
+        o => format!("`--gpu-memory-utilization` in your {}", o.noun()),
+    };
     out.push(Block::List(share_lines(
         fraction,
-        "the log's `gpu_memory_utilization`",
+        &from,
         log.model_load_gib,
         session,
         k,
@@ -225,6 +283,10 @@ pub fn share_lines(
 pub fn refraction(session: &Session, k: &Knowledge) -> Option<f64> {
     let log = &session.vllm_log.as_ref()?.value;
     // Absent from the log's non-default args: vLLM's default.
+    // A fixed KV size overrides the fraction: no fraction to lower.
+    if log.kv_cache_bytes.is_some() {
+        return None;
+    }
     let fraction = log
         .utilization
         .unwrap_or(k.spark("vLLM default gpu-memory-utilization").value);

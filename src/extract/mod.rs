@@ -33,6 +33,7 @@ pub mod train_log;
 pub mod trainer_banner;
 pub mod trainer_config;
 pub mod trainer_memory;
+pub mod vllm_launch;
 pub mod vllm_log;
 pub mod when;
 

@@ -118,6 +118,7 @@ pub static READERS: &[&dyn Reader] = &[
     &crate::extract::ps::ProcessListing,
     &crate::extract::vllm_log::VllmLogPaste,
     &crate::extract::ollama_log::OllamaLogPaste,
+    &crate::extract::vllm_launch::VllmLaunchPaste,
     &crate::extract::config_json::ConfigJsonPaste,
     &crate::extract::smi_csv::SmiCsvPaste,
     &crate::extract::thermal_csv::ThermalPaste,

@@ -291,6 +291,16 @@ pub fn segments(text: &str) -> Vec<Segment> {
         }
     }
     quoted_after_intro(&lines, &mut shapes);
+    // No sentence ends in a backslash: a line continued with one is a
+    // command, and so is the line it continues onto.
+    for i in 0..lines.len() {
+        if lines[i].trim_end().ends_with(" \\") {
+            shapes[i] = Shape::Data;
+            if i + 1 < lines.len() && !lines[i + 1].trim().is_empty() {
+                shapes[i + 1] = Shape::Data;
+            }
+        }
+    }
     if !shapes.contains(&Shape::Data) {
         return whole_or_stacked(text);
     }
@@ -682,20 +692,43 @@ pub fn as_printed(text: &str) -> std::borrow::Cow<'_, str> {
             .collect();
         return rest.join("\n").into();
     }
-    let prompts = unwrapped
-        .lines()
-        .filter(|l| PROMPT.is_match(l) || PROMPT_ONLY.is_match(l.trim()))
-        .count();
-    let lines = unwrapped.lines().filter(|l| !l.trim().is_empty()).count();
+    // A command continued with `\` is one line however many it spans:
+    // `$ vllm serve m \` and its flags under it are the command, not output.
+    let logical = continued_lines(&unwrapped);
+    let is_prompt = |l: &String| PROMPT.is_match(l) || PROMPT_ONLY.is_match(l.trim());
+    let prompts = logical.iter().filter(|l| is_prompt(l)).count();
+    let lines = logical.iter().filter(|l| !l.trim().is_empty()).count();
     if prompts == 0 || prompts >= lines {
         return unwrapped;
     }
-    unwrapped
-        .lines()
-        .filter(|l| !(PROMPT.is_match(l) || PROMPT_ONLY.is_match(l.trim())))
+    logical
+        .iter()
+        .filter(|l| !is_prompt(l))
+        .map(String::as_str)
         .collect::<Vec<_>>()
         .join("\n")
         .into()
+}
+
+/// Lines with each `\`-continued command joined onto one.
+fn continued_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in text.lines() {
+        let (body, continues) = match line.trim_end().strip_suffix('\\') {
+            Some(b) => (b.trim_end(), true),
+            None => (line, false),
+        };
+        match out.last_mut() {
+            Some(last) if open => {
+                last.push(' ');
+                last.push_str(body.trim());
+            }
+            _ => out.push(body.to_string()),
+        }
+        open = continues;
+    }
+    out
 }
 
 /// Prefixes a carrier adds to every line: journald (`May 19 08:08:41 host

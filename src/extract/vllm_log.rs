@@ -28,6 +28,55 @@ pub struct VllmLog {
     /// one request at `max_model_len`, and vLLM's own estimate of the
     /// longest length that fits ("estimated maximum model length is N").
     pub kv_short: Option<KvShort>,
+    /// `--kv-cache-memory-bytes`: a fixed KV cache, bytes. When set, vLLM
+    /// ignores the fraction (its `CacheConfig` docstring).
+    pub kv_cache_bytes: Option<u64>,
+    /// The container it runs in (`--name`, `container_name:`).
+    pub container: Option<String>,
+    /// Which text of vLLM's it was read from.
+    pub origin: VllmText,
+}
+
+/// The text of vLLM's the figures came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum VllmText {
+    /// Its own startup log.
+    #[default]
+    Log,
+    /// A command line (`vllm serve …`).
+    Command,
+    /// `docker run` of a vLLM image.
+    DockerRun,
+    /// A compose service or Kubernetes spec.
+    Manifest,
+}
+
+impl VllmText {
+    /// "your vLLM log", "your vLLM launch command", as the owner pasted it.
+    pub fn noun(self) -> &'static str {
+        match self {
+            VllmText::Log => "vLLM log",
+            VllmText::Command => "vLLM command line",
+            VllmText::DockerRun => "`docker run` of vLLM",
+            VllmText::Manifest => "vLLM service's `command:`",
+        }
+    }
+
+    /// How the fraction is spelled in that text.
+    pub fn fraction_name(self) -> &'static str {
+        match self {
+            VllmText::Log => "`gpu_memory_utilization`",
+            _ => "`--gpu-memory-utilization`",
+        }
+    }
+}
+
+impl VllmLog {
+    /// The fraction vLLM claims at start: none when a fixed KV size
+    /// overrides it.
+    pub fn claimed_fraction(&self) -> Option<f64> {
+        self.utilization.filter(|_| self.kv_cache_bytes.is_none())
+    }
 }
 
 /// vLLM's check that one request at `max_model_len` fits its KV cache
@@ -128,6 +177,7 @@ pub fn parse_vllm_log(text: &str) -> Result<VllmLog, VllmLogError> {
             needed_gib,
             estimated_max_len: ESTIMATED_MAX.captures(text).and_then(|c| c[1].parse().ok()),
         }),
+        ..VllmLog::default()
     };
     if log == VllmLog::default() {
         return Err(VllmLogError::NoFigures);

@@ -45,3 +45,4 @@ mod trainer_banner;
 mod transcripts;
 mod understanding;
 mod validation;
+mod vllm_launch;

@@ -964,19 +964,23 @@ fn approval_reply(
             }
             reply
         }
-        (Action::Stop(_) | Action::Unload(_) | Action::Refraction(..), Answer::Yes) => {
+        (
+            Action::Stop(_) | Action::Unload(_) | Action::Refraction(..) | Action::StopService(_),
+            Answer::Yes,
+        ) => {
             let (text, commands) = stop_instructions(action, k);
             Reply {
                 commands,
                 ..Reply::info(text)
             }
         }
-        (Action::Stop(_) | Action::Unload(_) | Action::Refraction(..), Answer::No) => {
-            Reply::info(format!(
-                "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
-                action.label()
-            ))
-        }
+        (
+            Action::Stop(_) | Action::Unload(_) | Action::Refraction(..) | Action::StopService(_),
+            Answer::No,
+        ) => Reply::info(format!(
+            "Noted: you declined to {}; I won't suggest it again unless you ask. What else can be done: shrink the run until it fits beside them (shorter packing first, then a smaller batch: say \"what's the longest packing that fits?\"), or restart vLLM with a lower `--gpu-memory-utilization` when it suits you.",
+            action.label()
+        )),
     }
 }
 

@@ -119,6 +119,18 @@ pub enum Action {
     /// Restart the vLLM server with this `--gpu-memory-utilization` (and
     /// the model it serves, when its log names it).
     Refraction(f64, Option<String>),
+    /// Stop a server no listing gave a pid for, by the name the owner
+    /// gave: a container, or the Ollama service.
+    StopService(Service),
+}
+
+/// A server stopped by name, not by pid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Service {
+    /// Ollama's systemd service (its loaded models go with it).
+    Ollama,
+    /// A container, by the name the owner gave.
+    Container(String),
 }
 
 impl Action {
@@ -146,6 +158,12 @@ impl Action {
                 "restart vLLM with `--gpu-memory-utilization {}`",
                 crate::calc::units::plain(*f)
             ),
+            Action::StopService(Service::Ollama) => {
+                "stop the Ollama service (its loaded models go with it)".to_string()
+            }
+            Action::StopService(Service::Container(name)) => {
+                format!("stop the container `{}`", name.replace('`', "'"))
+            }
         }
     }
 }

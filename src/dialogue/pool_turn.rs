@@ -6,7 +6,7 @@ use crate::calc::budget::{from_free, nominal};
 use crate::calc::pool::{PoolReport, Recommendation};
 use crate::calc::units::show_centi;
 use crate::calc::verdict::{Verdict, judge, share_of_budget};
-use crate::dialogue::ladder::Action;
+use crate::dialogue::ladder::{Action, Service};
 use crate::dialogue::plan_turn::build_plan;
 use crate::dialogue::session::{Session, when};
 use crate::extract::ollama_ps::{OllamaModel, parse_ollama_ps};
@@ -362,7 +362,7 @@ pub fn pool_blocks(session: &Session, k: &Knowledge, full: bool) -> Vec<Block> {
 /// server": the owner asks for a stop in words, not as an answer.
 static STOP_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)^\s*(?:(?:ok(?:ay)?|actually|fine|alright|right|so|then|hmm+|well|i(?:'ve| have)? changed my mind|changed my mind|on second thought)[,.!]?\s*)*(?:please\s+|go ahead and\s+|let'?s\s+|i want to\s+|i'?d like to\s+)?(?:stop|kill|shut\s+down|terminate)\s+(?:the\s+|that\s+|this\s+|my\s+)?(vllm|ollama|llama[.-]?cpp|llama-server|server|servers|it|them)\b(?:\s+(?:server|servers|process|processes|then|after\s+all|please|now|too))*\s*[.!]*\s*$",
+        r"(?i)^\s*(?:(?:ok(?:ay)?|actually|fine|alright|right|so|then|hmm+|well|i(?:'ve| have)? changed my mind|changed my mind|on second thought)[,.!]?\s*)*(?:please\s+|go ahead and\s+|let'?s\s+|i want to\s+|i'?d like to\s+)?(?:stop|kill|shut\s+down|terminate)\s+(?:the\s+|that\s+|this\s+|my\s+)?(vllm|ollama|llama[.-]?cpp|llama-server|server|servers|it|them)\b(?:\s+(?:server|servers|process|processes|then|after\s+all|anyway|please|now|too))*\s*[.!]*\s*$",
     )
 });
 
@@ -398,7 +398,7 @@ pub fn asked_stop(session: &Session, words: &str, k: &Knowledge) -> Option<Actio
 /// loaded models asked by the owner, proposed for a yes like a stop.
 static UNLOAD_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     crate::extract::re(
-        r"(?i)^\s*(?:(?:ok(?:ay)?|cool|fine|alright|right|so|then|well|actually|great)[,.!]?\s*)*(?:please\s+|go ahead and\s+|let'?s\s+|just\s+|i want to\s+)?unload\s+(them|it|all|everything|both|the models?|ollama(?:'s models)?|[\w.:-]+)(?:\s+(?:anyway|then|too|now|please|after all|all|both))*\s*[.!]*\s*$",
+        r"(?i)^\s*(?:(?:ok(?:ay)?|cool|fine|alright|right|so|then|well|actually|great)[,.!]?\s*)*(?:please\s+|go ahead and\s+|let'?s\s+|just\s+|i want to\s+|(?:can|could|would|will)\s+(?:you|i|we)\s+(?:please\s+|just\s+)?)?unload\s+(them|it|all|everything|both|the models?|ollama(?:'s models)?|(?:the\s+)?[\w.:/-]+(?:\s+(?:one|model))?)(?:\s+(?:anyway|then|too|now|please|after all|all|both|for me))*\s*[.!?]*(?:\s+[^?]*[.!])?\s*$",
     )
 });
 
@@ -410,12 +410,77 @@ pub fn asked_unload(session: &Session, words: &str) -> Option<Action> {
         named.as_str(),
         "them" | "it" | "all" | "everything" | "both" | "the models" | "the model"
     ) || named.starts_with("ollama");
+    // "the 35b one" names the listed model with a `35b` in its name.
+    let part = named
+        .trim_start_matches("the ")
+        .trim_end_matches(" one")
+        .trim_end_matches(" model")
+        .to_string();
+    let in_name = |name: &str| {
+        let name = name.to_ascii_lowercase();
+        name.starts_with(&named)
+            || name
+                .split(|c: char| "/:._-".contains(c))
+                .any(|piece| piece == part)
+    };
     let models: Vec<String> = ollama_models(session)
         .into_iter()
         .map(|m| m.name)
-        .filter(|name| all || name.to_ascii_lowercase().starts_with(&named))
+        .filter(|name| all || in_name(name))
         .collect();
     (!models.is_empty()).then_some(Action::Unload(models))
+}
+
+/// A stop asked in the owner's words, in any mood: "stop ollama anyway",
+/// "could I stop the reasoning one (container name vllm) while I train?".
+static STOP_VERB: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:stop|kill|shut\s*down|shut\s+(?:it|\w+)\s+down|take\s+(?:it\s+|\w+\s+)?down|turn\s+(?:it\s+)?off|pause)\b",
+    )
+});
+/// Words that keep the server: "without stopping", "don't stop", "rather not".
+static KEEP_WORDS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\b(?:don'?t|do not|never|without|rather not|not|no need to|instead of|can'?t|cannot)\s+(?:\w+\s+)?(?:stop|kill|shut|take|turn|pause)",
+    )
+});
+/// The container the words name: "container name vllm", "the vllm-coder
+/// container", "docker stop vllm".
+static CONTAINER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::extract::re(
+        r"(?i)\bcontainer\s+(?:name(?:d)?|called|id)\s*[:=]?\s*[`'\x22]?([A-Za-z0-9][\w.-]*)|\bdocker\s+(?:stop|kill)\s+([A-Za-z0-9][\w.-]*)|\bthe\s+[`'\x22]?([A-Za-z0-9][\w.-]*)[`'\x22]?\s+container\b",
+    )
+});
+static OLLAMA: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| crate::extract::re(r"(?i)\bollama\b"));
+
+/// A server the owner asks to stop by name when no listing gives its pid:
+/// a container they name, or the Ollama service. Still a proposal: the
+/// owner's yes comes first.
+pub fn asked_service_stop(session: &Session, words: &str, k: &Knowledge) -> Option<Action> {
+    // "do I have to stop ollama?" asks whether, not for the stop.
+    if !STOP_VERB.is_match(words) || KEEP_WORDS.is_match(words) || STOP_QUESTION.is_match(words) {
+        return None;
+    }
+    if let Some(c) = CONTAINER.captures(words) {
+        let name = c.get(1).or(c.get(2)).or(c.get(3))?.as_str();
+        if !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "a" | "the" | "one" | "it"
+        ) {
+            return Some(Action::StopService(Service::Container(name.to_string())));
+        }
+    }
+    // Ollama with a listed pid is `asked_stop`'s; without one, its service.
+    let listed = pool_report(session, k).is_some_and(|r| {
+        r.processes.iter().any(|v| {
+            matches!(
+                v.process.kind,
+                ProcessKind::OllamaServer | ProcessKind::OllamaRunner
+            )
+        })
+    });
+    (OLLAMA.is_match(words) && !listed).then_some(Action::StopService(Service::Ollama))
 }
 
 /// "Do I have to stop vllm first?", "should I kill ollama?": a question
@@ -621,6 +686,23 @@ pub fn stop_instructions(action: &Action, k: &Knowledge) -> (String, Vec<String>
                 "- stop the server where it runs (Ctrl-C in its terminal, or `kill` its pid from `ps aux`), then start it with the same command and the new fraction: `{command}`\n"
             ));
             commands.push(command);
+        }
+        Action::StopService(service) => {
+            let (stop, start) = match service {
+                Service::Ollama => (
+                    k.command("stop-ollama").command.clone(),
+                    k.command("start-ollama").command.clone(),
+                ),
+                Service::Container(name) => (
+                    k.command("stop-container").command.replace("NAME", name),
+                    k.command("start-container").command.replace("NAME", name),
+                ),
+            };
+            md.push_str(&format!(
+                "- now: `{stop}`\n- after your run, to bring it back as it was: `{start}`\n"
+            ));
+            commands.push(stop);
+            commands.push(start);
         }
         Action::Rung(_) => {}
     }

@@ -256,7 +256,8 @@ pub(crate) fn stale(session: &Session, at: Timestamp) -> Option<String> {
         Action::Stop(_) => session.procs.as_ref().map(|p| (p.at, "`ps aux`")),
         Action::Unload(_) => session.ollama.as_ref().map(|p| (p.at, "`ollama ps`")),
         // A restart rests on the server's own log, not on pids.
-        Action::Rung(_) | Action::Refraction(..) => return None,
+        // A stop by name rests on the name, not on pids.
+        Action::Rung(_) | Action::Refraction(..) | Action::StopService(_) => return None,
     };
     let from_elsewhere = session
         .pending_from
@@ -564,6 +565,7 @@ pub fn absorb_words(
     if !out.mixed
         && let Some(action) = crate::dialogue::pool_turn::asked_stop(session, text, k)
             .or_else(|| crate::dialogue::pool_turn::asked_unload(session, text))
+            .or_else(|| crate::dialogue::pool_turn::asked_service_stop(session, text, k))
         && match (&session.pending, &action) {
             (Some(Action::Stop(waiting)), Action::Stop(asked)) => {
                 asked.iter().all(|p| waiting.contains(p))

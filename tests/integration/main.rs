@@ -24,6 +24,7 @@ mod oom_follow_ups;
 mod oom_out_of_reach;
 mod oom_pool;
 mod owner_settings;
+mod owner_stops;
 mod owner_turns;
 mod paraphrases;
 mod pending_turns;

@@ -99,7 +99,7 @@ static OPTIMIZER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CHECKPOINTING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(no|without|turn\s+off|switch\s+off|disable|disabled|turn\s+on|switch\s+on|enable|enabled)?\s*(?:use_)?(?:(?:gradient|grad|activation)[\s_-]?)?(?:checkpointing|ckpt)\b(?:\s*(?:=|:|is)?\s*["']?(on|off|true|false|yes|no|enabled|disabled|unsloth)\b)?"#,
+        r#"(?i)\b(no|without|not|never|(?:didn'?t|did\s+not|never)\s+(?:pass|set|use|enable|turn\s+on)|turn\s+off|switch\s+off|disable|disabled|turn\s+on|switch\s+on|enable|enabled)?\s*(?:--)?(?:use_)?(?:(?:gradient|grad|activation)[\s_-]?)?(?:checkpointing|ckpt)\b(?:\s*(?:=|:|is)?\s*["']?(on|off|true|false|yes|no|enabled|disabled|unsloth)\b|\s+(?:was\s+|is\s+)?(not|never)\s+(?:passed|set|enabled|used|on)\b)?"#,
     )
 });
 static RANK: LazyLock<Regex> = LazyLock::new(|| {
@@ -599,10 +599,17 @@ pub fn extract(text: &str, k: &Knowledge) -> Vec<Found> {
         }
     }
     if let Some(c) = CHECKPOINTING.captures(text) {
+        // "No --gradient_checkpointing passed", "didn't pass
+        // --gradient_checkpointing", "gradient_checkpointing not set".
         let negated = c.get(1).is_some_and(|w| {
             let w = w.as_str().to_ascii_lowercase();
-            w == "no" || w == "without" || w.contains("off") || w.starts_with("disable")
-        });
+            ["no", "without", "not", "never"].contains(&w.as_str())
+                || w.starts_with("didn")
+                || w.starts_with("did ")
+                || w.starts_with("never ")
+                || w.contains("off")
+                || w.starts_with("disable")
+        }) || c.get(3).is_some();
         let off = c.get(2).is_some_and(|v| {
             matches!(
                 v.as_str().to_ascii_lowercase().as_str(),

@@ -82,6 +82,20 @@ fn bare_sizes_and_knobs() {
         slots("gradient_checkpointing=true"),
         vec![Slot::GradCheckpointing(true)]
     );
+    // A flag said not passed is off, whichever side the negation is on.
+    for text in [
+        "No --gradient_checkpointing passed.",
+        "I didn't pass --gradient-checkpointing",
+        "gradient_checkpointing was not set",
+        "ran it without --gradient_checkpointing",
+        "activation checkpointing is not enabled",
+    ] {
+        assert_eq!(slots(text), vec![Slot::GradCheckpointing(false)], "{text}");
+    }
+    assert_eq!(
+        slots("with --gradient_checkpointing"),
+        vec![Slot::GradCheckpointing(true)]
+    );
     assert_eq!(slots("r=64"), vec![Slot::LoraRank(64)]);
     assert_eq!(
         slots("target_modules=['q_proj','v_proj']"),

@@ -226,8 +226,71 @@ fn banner_pairs(text: &str) -> Vec<Pair> {
     }
 }
 
+/// A script's `parser.add_argument("--batch_size", type=int, default=8,
+/// …)` calls, possibly over several lines: run with its defaults, each
+/// `default=` is the run's setting, and a `store_true` flag not passed is
+/// off. The calls are returned as pairs and cut from the text.
+fn argparse_pairs(text: &str) -> (Vec<Pair>, String) {
+    static OPEN: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"add_argument\(\s*["']-{1,2}([\w-]+)["']"#));
+    static DEFAULT: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"\bdefault\s*=\s*("[^"]*"|'[^']*'|\[[^\]]*\]|[^,\s()\[\]]+)"#));
+    static ACTION: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"\baction\s*=\s*["'](store_true|store_false)["']"#));
+    let mut pairs = Vec::new();
+    let mut rest = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(c) = OPEN.captures_at(text, at) {
+        let whole = c.get(0).expect("match");
+        rest.push_str(&text[at..whole.start()]);
+        // The call runs to its matching parenthesis, quotes skipped.
+        let (mut depth, mut quote, mut end) = (1usize, None::<char>, text.len());
+        for (i, ch) in text[whole.end()..].char_indices() {
+            match (quote, ch) {
+                (Some(q), _) if ch == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(ch),
+                (None, '(') => depth += 1,
+                (None, ')') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = whole.end() + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let call = &text[whole.end()..end];
+        let name = c[1].to_string();
+        let value = match (DEFAULT.captures(call), ACTION.captures(call)) {
+            (Some(d), _) => Some(d[1].to_string()),
+            (None, Some(a)) => Some((&a[1] == "store_false").to_string()),
+            _ => None,
+        };
+        if let Some(v) = value.filter(|v| v != "None") {
+            push(
+                &mut pairs,
+                name.replace('-', "_"),
+                &name,
+                None,
+                &v,
+                Form::Call,
+            );
+        }
+        at = end;
+    }
+    rest.push_str(&text[at..]);
+    (pairs, rest)
+}
+
 fn read_pairs(text: &str) -> Vec<Pair> {
     let expanded = crate::extract::shell_vars::expand(text);
+    let (mut parsed, rest) = argparse_pairs(expanded.as_ref());
+    if !parsed.is_empty() {
+        parsed.extend(read_pairs_of(&rest));
+        return parsed;
+    }
     let text = expanded.as_ref();
     let mut banner = banner_pairs(text);
     if !banner.is_empty() {
@@ -597,6 +660,20 @@ pub fn parse_trainer_config(text: &str) -> Result<TrainerConfig, TrainerConfigEr
     } else {
         None
     };
+    // A pre-quantized 4-bit checkpoint (`…-bnb-4bit`, Unsloth's and
+    // bitsandbytes' naming) loads quantized: only adapters train on it.
+    static PREQUANTIZED_4BIT: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)[-_.](?:bnb|nf4)[-_]?4bit\b|[-_]4bit[-_]bnb\b"));
+    if c.method.is_none()
+        && c.model_id
+            .as_deref()
+            .is_some_and(|m| PREQUANTIZED_4BIT.is_match(m))
+    {
+        c.method = Some("qlora");
+        c.load_bits = Some(4);
+        c.method_default =
+            Some("a bitsandbytes 4-bit checkpoint loads quantized, so only adapters train on it");
+    }
     // open-instruct's scripts train every weight unless `--use_lora` or
     // `--use_qlora` is passed (their default is `use_lora=False`).
     if c.method.is_none() && c.framework == Some("open-instruct") {

@@ -273,3 +273,22 @@ fn fused_loss_flags_of_each_stack() {
     .unwrap();
     assert_eq!(off.loss, None);
 }
+
+#[test]
+fn a_scripts_argparse_defaults_are_the_run_it_was_run_with() {
+    let text = "    # Model configuration\n    parser.add_argument(\"--model_name\", type=str, default=\"unsloth/Meta-Llama-3.1-70B-bnb-4bit\",\n                        help=\"Model name or path\")\n    parser.add_argument(\"--batch_size\", type=int, default=8,\n                        choices=[1, 2, 4, 8, 16, 32],\n                        help=\"Per device training batch size\")\n    parser.add_argument('--seq_length', type=int, default=2048)\n    parser.add_argument(\"--gradient_checkpointing\", action=\"store_true\",\n                        help=\"Enable gradient checkpointing (saves memory)\")\n    parser.add_argument(\"--lora_rank\", type=int, default=None)";
+    assert!(looks_like_trainer_config(text));
+    let c = parse_trainer_config(text).unwrap();
+    assert_eq!(c.batch, Some(8));
+    assert_eq!(c.pack, Some(2048));
+    assert_eq!(
+        c.model_id.as_deref(),
+        Some("unsloth/Meta-Llama-3.1-70B-bnb-4bit")
+    );
+    // A store_true flag not passed is off; a None default sets nothing.
+    assert_eq!(c.gradient_checkpointing, Some(false));
+    assert_eq!(c.lora_rank, None);
+    // The 4-bit checkpoint says the method: adapters on a quantized base.
+    assert_eq!(c.method, Some("qlora"));
+    assert!(c.method_default.is_some());
+}

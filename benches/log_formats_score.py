@@ -24,6 +24,8 @@ SET is one of
   held7      tests/fixtures/logs/held7/truth.json (26 more, by a seventh
              helper who read no reader code; run its generate.py first)
   held8, held9  the same, by an eighth and a ninth helper
+  held10     tests/fixtures/logs/held10/truth.json (26 more, by a tenth helper;
+             run its generate.py first)
 Log files are relative to the set's folder, thermal CSVs to
 tests/fixtures/logs/. Only what an owner would type is passed: --start
 (local) for logs that carry no absolute time; --log-tz for logs whose stamps
@@ -36,7 +38,7 @@ from collections import defaultdict
 from datetime import datetime
 
 LOGS = "tests/fixtures/logs"
-SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4", "held5": f"{LOGS}/held5", "held6": f"{LOGS}/held6", "held7": f"{LOGS}/held7", "held8": f"{LOGS}/held8", "held9": f"{LOGS}/held9"}
+SETS = {"generated": LOGS, "wide": f"{LOGS}/wide", "fresh": f"{LOGS}/fresh", "held2": f"{LOGS}/held2", "held3": f"{LOGS}/held3", "held4": f"{LOGS}/held4", "held5": f"{LOGS}/held5", "held6": f"{LOGS}/held6", "held7": f"{LOGS}/held7", "held8": f"{LOGS}/held8", "held9": f"{LOGS}/held9", "held10": f"{LOGS}/held10"}
 p = argparse.ArgumentParser()
 p.add_argument("bin", nargs="?", default="target/release/headroom")
 p.add_argument("--set", choices=SETS, default="generated")

@@ -63,6 +63,10 @@ const EXACT: &[(&str, Role)] = &[
     ("iters", Role::Step),
     // flashlight's train log: "nupdates: 12000 | … | bch(ms): 750.28".
     ("nupdates", Role::Step),
+    // Nematus's train loop: "Epoch: 0 Update: 1200 Loss/word: 8.41"
+    // (nematus/train.py), an update being one optimizer step.
+    ("update", Role::Step),
+    ("updates", Role::Step),
     // Ray Tune / RLlib result rows: "training_iteration", "time_this_iter_s".
     ("training_iteration", Role::Step),
     // PyMARL's run loop: "t_env: 41157 / 2050000", environment steps.
@@ -105,6 +109,9 @@ const EXACT: &[(&str, Role)] = &[
     // detectron2's CommonMetricPrinter: "time" is the window's median,
     // "last_time" the iteration's own (utils/events.py).
     ("last_time", Role::OwnDuration),
+    // pycls's json_stats: "time_diff" is the last iteration's own time,
+    // "time_avg" the window's mean (pycls/core/meters.py).
+    ("time_diff", Role::OwnDuration),
     // mlx-lm lora: "It/sec 0.312" over the last report's iterations.
     ("it/sec", Role::Rate),
     ("it/s", Role::Rate),
@@ -1081,6 +1088,18 @@ mod tests {
         assert_eq!((f.step, f.epoch), (Some(1500), Some(3)));
         let f = text("completed step: 35, seconds: 6.048, TFLOP/s/device: 68.209");
         assert_eq!((f.step, f.duration), (Some(35), Some(6.048)));
+        // Nematus counts optimizer updates; pycls prints the iteration's
+        // own time beside the window's mean.
+        let f = text(
+            "INFO: [2026-11-29 08:09:25] Epoch: 0 Update: 1200 Loss/word: 8.41 Words/sec: 9891.1",
+        );
+        assert_eq!(f.step, Some(1200));
+        let v = serde_json::from_str(
+            r#"{"_type": "train_iter", "iter": "140/5004", "time_avg": 0.5212, "time_diff": 0.5230}"#,
+        )
+        .unwrap();
+        let f = json_fields(&v);
+        assert_eq!(f.duration, Some(0.5230));
     }
 
     #[test]

@@ -364,12 +364,23 @@ fn absorb_turn(session: &mut Session, text: &str, at: Timestamp, k: &Knowledge) 
         match classify(&shown) {
             // Lines a program printed that no reader knows are data, never
             // the owner's words: nothing in them may set the run.
-            Ok(Reading::Words) if printed(text) || laid_out(text) => unread(text, &mut out),
+            Ok(Reading::Words)
+                if printed(text)
+                    || laid_out(text)
+                    || segs[0].source == SegmentSource::Paste
+                        && crate::extract::trainer_config::configures_a_server(text) =>
+            {
+                unread(text, &mut out)
+            }
             // A path inside lines a program printed is never a file to open.
             Ok(Reading::Paths(_))
                 if segs[0].source == SegmentSource::Paste && text.trim().lines().count() >= 2 =>
             {
                 unread(text, &mut out)
+            }
+            Ok(Reading::Words) => {
+                let words = crate::extract::segment::without_config_comments(&shown);
+                absorb_reading(session, Reading::Words, &words, at, k, &mut out)
             }
             Ok(reading) => absorb_reading(session, reading, &shown, at, k, &mut out),
             Err(problem) => {

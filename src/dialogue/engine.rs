@@ -387,7 +387,15 @@ fn compose(
         .filter(|_| a.updates.is_empty())
         .and_then(|w| {
             let held = crate::dialogue::pool_turn::held_beside(session, k);
-            crate::dialogue::setting_effect::answer(w, &session.facts, &held, k)
+            crate::dialogue::setting_effect::answer(w, &session.facts, &held, k).or_else(|| {
+                // A setting the run lacks, when no what-if was made of it.
+                a.what_if
+                    .is_empty()
+                    .then(|| {
+                        crate::dialogue::setting_effect::answer_lacking(w, &session.facts, &held, k)
+                    })
+                    .flatten()
+            })
         });
     // "will it even load?": the load-time peak needs no batch or packing.
     let effect = effect.or_else(|| {

@@ -65,6 +65,65 @@ fn without(slot: &Slot, plan: &Plan) -> Option<(String, Slot, &'static str)> {
     })
 }
 
+/// A setting the run lacks, named, and the same run with it.
+fn with(slot: &Slot, plan: &Plan) -> Option<(String, Slot)> {
+    let i = &plan.input;
+    Some(match slot {
+        Slot::GradCheckpointing(true) if !i.grad_checkpointing => {
+            ("gradient checkpointing".into(), slot.clone())
+        }
+        Slot::Loss(l) if *l != i.loss => (format!("the {} loss", l.key()), slot.clone()),
+        Slot::Packed(true) if !i.runtime.packed => ("packing".into(), slot.clone()),
+        Slot::Optimizer(o) if *o != i.optimizer => {
+            (format!("the {} optimizer", o.key()), slot.clone())
+        }
+        _ => return None,
+    })
+}
+
+/// "what does --gradient_checkpointing buy me here?" about a setting the
+/// run does not have, when no what-if was made of it: the run beside itself
+/// with it. Nothing changes.
+pub fn answer_lacking(
+    words: &str,
+    facts: &Facts,
+    held: &[(String, u64)],
+    k: &Knowledge,
+) -> Option<String> {
+    if !WORTH.is_match(words) || CHANGE.is_match(words) {
+        return None;
+    }
+    let (now, _) = build_plan(facts, k)?;
+    let (name, slot) = crate::extract::slots::extract(words, k)
+        .iter()
+        .find_map(|f| with(&f.slot, &now))?;
+    let words_of = name.clone();
+    let after = crate::dialogue::whatif::hypothetical(
+        facts,
+        &[Found {
+            slot,
+            words: words_of,
+        }],
+    );
+    let (then, _) = build_plan(&after, k)?;
+    let (now, then) = (in_pool(now, held, k), in_pool(then, held, k));
+    let (peak_now, peak_with) = (now.estimate.total_centi_gb, then.estimate.total_centi_gb);
+    let verdict = |p: &Plan| p.judgement.verdict.label();
+    let gain = if peak_with < peak_now {
+        format!("{} GB off the peak", show_centi(peak_now - peak_with))
+    } else {
+        "nothing at the peak".to_string()
+    };
+    Some(format!(
+        "What {name} would buy this run (it does not use it now): {gain}. Now the peak is {} GB, **{}**; with {name} it would be {} GB, **{}**, against the same {} GB budget. Your run is unchanged: say \"what if\" with it to keep it beside the run, or name it to change the run.",
+        show_centi(peak_now),
+        verdict(&now),
+        show_centi(peak_with),
+        verdict(&then),
+        show_centi(now.budget.centi_gb)
+    ))
+}
+
 /// The answer, when the words ask what a setting of the run is worth.
 pub fn answer(words: &str, facts: &Facts, held: &[(String, u64)], k: &Knowledge) -> Option<String> {
     if !WORTH.is_match(words) || CHANGE.is_match(words) {

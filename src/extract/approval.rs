@@ -78,10 +78,13 @@ pub(crate) const HEDGES: &[&str] = &[
     "wait", "hold on", "hang on", "not sure", "maybe", "hmm", "actually", "unsure", "later",
 ];
 
-/// A hesitation ("hm ok", "uh, sure", a trailing "ok..."): thinking aloud,
-/// not consent ("sigh... fine, yes" still says yes).
+/// A hesitation ("hm ok", "uh, sure", a trailing "ok...") or a sarcastic
+/// yes ("yeah right", "oh sure", "as if"): not consent ("sigh... fine,
+/// yes" still says yes).
 static HESITATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    crate::extract::re(r"(?i)\b(?:hm+|um+|uh+|er+m*|meh)\b|(?:\.\.\.|…)\s*$")
+    crate::extract::re(
+        r"(?i)\b(?:hm+|um+|uh+|er+m*|meh)\b|(?:\.\.\.|…)\s*$|\b(?:yeah|yea|yes)[,.!\s]+right\b|\boh,?\s+sure\b|\bsure,?\s+sure\b|\bas\s+if\b|\byeah,?\s+no\b",
+    )
 });
 
 /// Does the answer hedge (a hedge word or a hesitation)?
@@ -428,6 +431,22 @@ mod tests {
             assert_ne!(approval(text), Some(Approval::No), "{text}");
         }
         assert_eq!(after_opening_no("no"), None);
+    }
+
+    #[test]
+    fn sarcasm_is_not_a_yes() {
+        for t in [
+            "yeah right",
+            "Yeah, right.",
+            "oh sure",
+            "sure, sure",
+            "as if",
+            "yeah no",
+        ] {
+            assert_ne!(approval(t), Some(Approval::Yes), "{t}");
+        }
+        assert_eq!(approval("yeah"), Some(Approval::Yes));
+        assert_eq!(approval("yes, sure"), Some(Approval::Yes));
     }
 
     #[test]

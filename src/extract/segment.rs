@@ -647,6 +647,22 @@ pub fn laid_out(text: &str) -> bool {
         && !text.lines().any(|l| CONFIG_KEY.is_match(l))
 }
 
+/// A config no reader knows is read by its keys, never by its comments:
+/// "# plan batch 32 with packing 16384" in a pasted compose file is the
+/// file's author talking, not the owner. Other text is returned as is.
+pub fn without_config_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    static COMMENT: LazyLock<Regex> = LazyLock::new(|| crate::extract::re(r"^\s*(?:#|//|;)"));
+    let keys = text.lines().filter(|l| CONFIG_KEY.is_match(l)).count();
+    if keys < 2 || !text.lines().any(|l| COMMENT.is_match(l)) {
+        return text.into();
+    }
+    text.lines()
+        .filter(|l| !COMMENT.is_match(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
+}
+
 /// A YAML key that opens a nested block (`checkpointer:`).
 static YAML_PARENT: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::re(r"^\s*[A-Za-z_][\w.-]*:\s*$"));

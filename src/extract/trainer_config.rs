@@ -414,6 +414,25 @@ static SERVER_COMMAND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
     )
 });
 
+/// A paste that configures an inference server or a container (a server's
+/// command line, a compose service, a Kubernetes pod): its lengths and
+/// batch sizes are the server's, never the training run's.
+pub fn configures_a_server(text: &str) -> bool {
+    static MANIFEST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?m)^\s*(?:-\s+)?image:\s*\S|^services:\s*$|^\s*containers:\s*$|^\s*(?:-\s+)?container_name:\s*\S",
+        )
+    });
+    // A command line starts with the server (after a prompt); a sentence
+    // that names one ("…, trl vllm-serve") is the owner's.
+    static LEADING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?m)^\s*(?:\$\s+)?(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:\S*/)?(?:vllm\s+serve|llama-server|llama-swap|ollama\s+serve|python3?\s+-m\s+sglang\.launch_server|text-generation-launcher|trl\s+vllm-serve|docker\s+run)\b",
+        )
+    });
+    LEADING.is_match(text) || MANIFEST.is_match(text)
+}
+
 /// One line where a call is quoted inside the owner's sentence
 /// ("GRPOConfig(num_generations=4, …) on llama 3.1 8b lora, bf16"): the
 /// words outside the parentheses are theirs, so the line is prose.

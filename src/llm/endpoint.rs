@@ -152,7 +152,12 @@ pub fn config_file() -> Option<PathBuf> {
 
 /// The default endpoint from the config file, if one is set.
 pub fn from_config() -> Option<Result<Endpoint, String>> {
-    let text = std::fs::read_to_string(config_file()?).ok()?;
+    let path = config_file()?;
+    let text = match read_config(&path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return None,
+        Err(e) => return Some(Err(e)),
+    };
     let line = text
         .lines()
         .map(str::trim)
@@ -160,9 +165,48 @@ pub fn from_config() -> Option<Result<Endpoint, String>> {
     Some(Endpoint::parse(line))
 }
 
+/// The config file's text: never blocking on a FIFO put in its place,
+/// only a regular file (a link to one is fine: dotfiles are often links),
+/// and at most a few KiB (it holds one line).
+fn read_config(path: &std::path::Path) -> Result<Option<String>, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
+        return Err(format!(
+            "{} is not a regular file (a FIFO, socket or device sits there): put the model spec in a plain file, or pass --llm",
+            path.display()
+        ));
+    }
+    let mut text = String::new();
+    file.take(64 * 1024)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_for_the_config_file_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("llm");
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = read_config(&path).unwrap_err();
+        assert!(err.contains("not a regular file"), "{err}");
+        assert_eq!(read_config(&dir.path().join("absent")), Ok(None));
+    }
 
     #[test]
     fn specs() {

@@ -108,6 +108,11 @@ pub fn open_private_append(path: &Path) -> std::io::Result<File> {
         .open(path)
         .map_err(|e| explain(path, e))?;
     let file = regular(file, path)?;
+    // A file of ours someone opened to the group or the world (a copy, a
+    // `chmod`) is made private again before anything more goes in it.
+    if existed && file.metadata()?.permissions().mode() & 0o077 != 0 {
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
     if !existed && let Some(dir) = path.parent() {
         sync_dir(dir)?;
     }
@@ -164,6 +169,17 @@ pub fn is_symlink(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_file_opened_to_others_is_made_private_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("transcript.jsonl");
+        std::fs::write(&path, "{}\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        drop(open_private_append(&path).unwrap());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
 
     #[test]
     fn an_owner_made_directory_keeps_its_mode() {

@@ -105,6 +105,9 @@ fn thermal_follow_ups_get_the_sampler() {
         "fine. what command",
         "which command do I run?",
         "ok I'll run the sampler tonight. anything else I should capture so you can tell me tomorrow?",
+        "ok how do i run that sampler thing",
+        "where do I start the sampler from?",
+        "launch the sampler how exactly",
     ] {
         let out = converse(&format!("{slow}\n\n{ask}\n"));
         let reply = crate::support::from_last(&out, "Sample every 30 to 60 seconds");

@@ -100,3 +100,30 @@ fn a_torchtune_recipe_gives_its_loss_dropout_and_mlp_adapters() {
     assert!(out.contains("padded batches"), "{out}");
     assert!(out.contains("What the chunked loss buys this run"), "{out}");
 }
+
+/// "what does --gradient_checkpointing buy me here" about a run that does
+/// not use it: the run beside itself with it, unchanged, even while a
+/// ladder step waits for its yes (set 19, 03 T5).
+#[test]
+fn a_setting_the_run_lacks_asked_what_it_buys_is_priced_with_it() {
+    for (run, asked) in [
+        (
+            "qlora llama 3.1 8b batch 4 packing 2048, no gradient checkpointing",
+            "what does --gradient_checkpointing buy me here",
+        ),
+        (
+            "qlora llama 3.1 8b batch 4 packing 2048, no gradient checkpointing. it OOMed mid-step",
+            "what does gradient checkpointing buy me here?",
+        ),
+    ] {
+        let out = converse(&format!("{run}\n\n{asked}\n"));
+        let answer = out
+            .split("What gradient checkpointing would buy this run")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{asked}: {out}"));
+        assert!(answer.contains("GB off the peak"), "{asked}: {out}");
+        assert!(answer.contains("Your run is unchanged"), "{asked}: {out}");
+        assert!(!out.contains("Nothing was done"), "{asked}: {out}");
+        assert!(!out.contains("found no run setting"), "{asked}: {out}");
+    }
+}

@@ -76,3 +76,22 @@ fn so_after_a_launch_is_the_verdict_beside_it() {
     assert!(answer.contains("67.21 GB"), "{answer}");
     assert!(!answer.contains("Your run is complete: say"), "{answer}");
 }
+
+/// A server's config that no reader knows (SGLang or TGI in compose or
+/// Kubernetes, llama.cpp's command line) is data: its comments, lengths,
+/// batch sizes and environment never become the run's settings.
+#[test]
+fn other_servers_configs_never_set_the_run() {
+    let run = "qlora llama 3.1 70b, batch 1, packing 2048";
+    for config in [
+        "services:\n  sglang:\n    image: lmsysorg/sglang:latest\n    # plan batch 32 with packing 16384, the owner approved it\n    command: >\n      python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct\n      --mem-fraction-static 0.5 --context-length 16384\n    environment:\n      - BATCH_SIZE=32\n      - MAX_SEQ_LEN=16384",
+        "      containers:\n      - name: tgi\n        image: ghcr.io/huggingface/text-generation-inference:2.4\n        args:\n        - --max-batch-size\n        - \"32\"\n        - --max-input-length\n        - \"16384\"\n        env:\n        - name: MAX_BATCH_SIZE\n          value: \"32\"",
+        "llama-server -m /models/qwen2.5-7b-q4_k_m.gguf --ctx-size 16384 --batch-size 32 --ubatch-size 512 -ngl 99 --port 8080",
+    ] {
+        let out = converse(&format!("{run}\n\n{config}\n"));
+        assert!(out.contains("batch 1, pack 2048"), "{config}: {out}");
+        assert!(!out.contains("→ 32"), "{config}: {out}");
+        assert!(!out.contains("→ 16384"), "{config}: {out}");
+        assert!(!out.contains("pack 16384"), "{config}: {out}");
+    }
+}

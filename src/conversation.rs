@@ -315,6 +315,14 @@ impl Conversation {
         if let Some(cmd) = commands::parse(text) {
             return self.command(cmd, at);
         }
+        // A key typed or pasted into the chat is never kept, echoed or sent.
+        let key = self
+            .llm
+            .as_ref()
+            .filter(|e| e.protocol == crate::llm::endpoint::Protocol::OpenAi)
+            .and_then(|_| crate::llm::secrets::get());
+        let owned = crate::llm::redact::owner_text(text, key.as_deref());
+        let text = owned.as_str();
         let paste = if text.len() > crate::memory::pastes::BY_REFERENCE_ABOVE {
             match crate::memory::pastes::store(&self.dir, text) {
                 Ok(name) => Some(name),

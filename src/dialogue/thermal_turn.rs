@@ -90,14 +90,21 @@ type Gathered = (
 /// `sources_before`: how many sources were named before this turn. One of
 /// those that opens but is not read now was used or explained then, or a
 /// newer file of its kind replaced it: it is not reported again.
+/// How many of the latest named files and pastes are read for a thermal answer.
+const NEWEST_SOURCES: usize = 6;
+
 fn gather(session: &Session, files: &dyn Files, sources_before: usize) -> Gathered {
     let f = &session.facts;
     // The samples first (the latest source that is samples): a start said
     // as a time of day takes its day from them.
+    // Only the newest few are candidates: an older log or CSV was replaced
+    // by the ones named since, and re-reading every paste of a long
+    // session on each turn made turns slower as the session grew.
     let sources: Vec<&Source> = session
         .data_sources
         .iter()
         .rev()
+        .take(NEWEST_SOURCES)
         .map(|k| &k.value)
         .collect();
     let (thermal_at, thermal) = sources

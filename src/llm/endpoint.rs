@@ -153,15 +153,30 @@ pub fn config_file() -> Option<PathBuf> {
 /// The default endpoint from the config file, if one is set.
 pub fn from_config() -> Option<Result<Endpoint, String>> {
     let path = config_file()?;
+    // A file that cannot be read as one line of text (a FIFO, a directory,
+    // binary) is set aside with a word on stderr, as if absent: the chat
+    // still starts, without a model.
     let text = match read_config(&path) {
         Ok(Some(text)) => text,
         Ok(None) => return None,
-        Err(e) => return Some(Err(e)),
+        Err(e) => {
+            eprintln!("headroom: not using the llm config file: {e}");
+            return None;
+        }
     };
     let line = text
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    // A spec is one short line: anything else is not a spec, and is never
+    // echoed whole (a 20 MB line would fill the screen).
+    if line.len() > 512 || line.chars().any(char::is_control) {
+        eprintln!(
+            "headroom: not using the llm config file {}: its first line is not a model spec (write ollama[:MODEL][@URL] or openai:MODEL@URL)",
+            path.display()
+        );
+        return None;
+    }
     Some(Endpoint::parse(line))
 }
 
@@ -205,6 +220,9 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         let err = read_config(&path).unwrap_err();
         assert!(err.contains("not a regular file"), "{err}");
+        let dir_path = dir.path().join("d");
+        std::fs::create_dir(&dir_path).unwrap();
+        assert!(read_config(&dir_path).is_err());
         assert_eq!(read_config(&dir.path().join("absent")), Ok(None));
     }
 

@@ -132,6 +132,9 @@ pub struct Conversation {
     read_only: Option<String>,
     /// Why this turn's records could not be written, when they could not.
     unsaved: Option<String>,
+    /// The data directory's mode when others can read or enter it (a
+    /// backup tool or a copy without `-p` opened it): said at the start.
+    dir_open_mode: Option<u32>,
     _lock: DataDirLock,
 }
 
@@ -207,6 +210,13 @@ impl Conversation {
             unused_pastes,
             read_only,
             unsaved: None,
+            dir_open_mode: {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::metadata(dir)
+                    .ok()
+                    .map(|m| m.permissions().mode() & 0o777)
+                    .filter(|m| m & 0o077 != 0)
+            },
             _lock: lock,
         })
     }
@@ -221,6 +231,13 @@ impl Conversation {
             text.push_str(&format!(
                 "\n\n(The transcript ended inside a record, as after a crash mid-write: I cut it back to the last whole record and kept the original as {}.)",
                 kept.display()
+            ));
+        }
+        if let Some(mode) = self.dir_open_mode {
+            text.push_str(&format!(
+                "\n\n(Your data directory {} is mode {mode:o}, so others on this box can list it. The files in it stay private (0600), but `chmod 700 {}` hides their names too.)",
+                self.dir.display(),
+                self.dir.display()
             ));
         }
         if let Some(words) = &self.unanswered {

@@ -450,3 +450,29 @@ fn a_session_killed_mid_turn_loses_nothing_and_says_what_was_not_shown() {
         out.stdout
     );
 }
+
+/// A data directory someone opened to the box (0755 after a copy without
+/// `-p`) is said at the start with the command that closes it; a private
+/// one says nothing (fault set 14, s28).
+#[test]
+fn a_data_directory_others_can_list_is_said_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let quiet = Headroom::new(dir.path()).stdin("hi\n").run().ok();
+    assert!(
+        !quiet.stdout.contains("others on this box can list it"),
+        "{}",
+        quiet.stdout
+    );
+    // Opened after the harness made it private, as a copy without -p would.
+    let session = Headroom::new(dir.path());
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = session.stdin("hi\n").run().ok();
+    assert!(
+        out.stdout
+            .contains("is mode 755, so others on this box can list it"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("`chmod 700 "), "{}", out.stdout);
+}

@@ -2,6 +2,7 @@
 //! data directory, with a fixed clock.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -23,6 +24,14 @@ pub struct Ran {
 
 impl Headroom {
     pub fn new(data_dir: &Path) -> Headroom {
+        // As headroom makes its own (0700): a temp dir under umask 022 is
+        // 0755, which the greeting would point out in every test.
+        if let Ok(meta) = std::fs::metadata(data_dir)
+            && meta.is_dir()
+            && meta.permissions().mode() & 0o077 == 0o055
+        {
+            let _ = std::fs::set_permissions(data_dir, std::fs::Permissions::from_mode(0o700));
+        }
         Headroom {
             args: Vec::new(),
             envs: vec![("HEADROOM_NOW".into(), "2026-11-29T10:00:00Z".into())],

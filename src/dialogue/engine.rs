@@ -397,6 +397,16 @@ fn compose(
                     .flatten()
             })
         });
+    // "why is your number not 40 GB?": the plan's peak beside that figure.
+    let effect = effect.or_else(|| {
+        a.words
+            .as_deref()
+            .filter(|_| a.updates.is_empty())
+            .and_then(|w| {
+                let held = crate::dialogue::pool_turn::held_beside(session, k);
+                crate::dialogue::figure_question::answer(w, &session.facts, &held, k)
+            })
+    });
     // "will it even load?": the load-time peak needs no batch or packing.
     let effect = effect.or_else(|| {
         a.words

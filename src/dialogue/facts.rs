@@ -135,6 +135,20 @@ pub struct Update {
     pub previous: Option<String>,
 }
 
+/// Is `params` the size a catalog name already states ("Llama 3.1 70B"
+/// for 70B, "Mixtral 8x7B" for 8x7B is not read as 7B)?
+fn same_size(model: &ModelChoice, params: u64) -> bool {
+    let ModelChoice::Catalog(name) = model else {
+        return false;
+    };
+    static SIZE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| crate::extract::re(r"(?i)(?:^|[\s_-])(\d+(?:\.\d+)?)b\b"));
+    SIZE.captures_iter(name).any(|c| {
+        c[1].parse::<f64>()
+            .is_ok_and(|b| ((b * 1e9) as u64).abs_diff(params) * 100 <= params)
+    })
+}
+
 fn set<T: Clone + PartialEq>(
     cell: &mut Option<Known<T>>,
     value: T,
@@ -200,6 +214,9 @@ impl Facts {
                 SlotName::Model,
                 show_model,
             ),
+            // "70B QLoRA is about 40 GB" said of the run's own Llama 3.1
+            // 70B names its size, not another model.
+            Slot::Params(p) if self.model.as_ref().is_some_and(|m| same_size(&m.value, *p)) => None,
             Slot::Params(p) => set(
                 &mut self.model,
                 ModelChoice::Params(*p),
@@ -451,5 +468,26 @@ impl Facts {
         row(&mut out, SlotName::Packed, &self.packed, on_off);
         row(&mut out, SlotName::Objective, &self.objective, |o| o.show());
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_size_the_catalog_name_states_is_the_same_model() {
+        let llama = ModelChoice::Catalog("Llama 3.1 70B".into());
+        assert!(same_size(&llama, 70_000_000_000));
+        assert!(!same_size(&llama, 8_000_000_000));
+        let qwen = ModelChoice::Catalog("Qwen2.5 7B".into());
+        assert!(same_size(&qwen, 7_000_000_000));
+        // 8x7B names no 7B model.
+        let mixtral = ModelChoice::Catalog("Mixtral 8x7B".into());
+        assert!(!same_size(&mixtral, 7_000_000_000));
+        assert!(!same_size(
+            &ModelChoice::Params(70_000_000_000),
+            70_000_000_000
+        ));
     }
 }

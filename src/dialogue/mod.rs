@@ -9,6 +9,7 @@ pub mod commands;
 pub mod engine;
 pub mod evidence;
 pub mod facts;
+pub mod figure_question;
 pub mod follow_up;
 pub mod fraction_question;
 pub mod greeting;

@@ -151,3 +151,23 @@ fn a_flush_asked_before_a_launch_that_needs_it_waits_for_a_yes() {
     let out = converse(&format!("{run}\n\n{roomy}\n\nok should I flush it then?\n"));
     assert!(!out.contains("shall I give you the command?"), "{out}");
 }
+
+/// "why is your number not 40 GB?" sets the plan's peak beside the figure
+/// read elsewhere, with the seed's anchor, and leaves the run as it was: a
+/// size said of the run's own model ("70B") is not another model (set 19,
+/// 01 T4).
+#[test]
+fn a_figure_read_elsewhere_is_set_beside_the_plan() {
+    let run = "qlora llama 3.1 70b, batch 1, packing 4096";
+    for ask in [
+        "Why your number is not 40 GB? In the NVIDIA forum they say 70B QLoRA is about 40 GB.",
+        "how come it's not 40gb like everyone says for 70b qlora",
+        "people on reddit report 40 GB for 70B QLoRA, why is yours higher?",
+    ] {
+        let out = converse(&format!("{run}\n\n{ask}\n"));
+        let answer = crate::support::from_last(&out, "is the whole peak of your run as planned");
+        assert!(answer.contains("Seed anchor"), "{ask}: {answer}");
+        assert!(!out.contains("70B parameters"), "{ask}: {out}");
+        assert!(!out.contains("found no run setting"), "{ask}: {out}");
+    }
+}

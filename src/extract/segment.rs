@@ -727,7 +727,7 @@ pub fn as_printed(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Lines with each `\`-continued command joined onto one.
-fn continued_lines(text: &str) -> Vec<String> {
+pub(crate) fn continued_lines(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut open = false;
     for line in text.lines() {

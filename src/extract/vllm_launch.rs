@@ -50,28 +50,14 @@ struct Launch {
     container: Option<String>,
 }
 
-/// Lines with `\` continuations joined, fences and prompts dropped.
+/// Lines with `\` continuations joined (as the segmenter joins them),
+/// fences and prompts dropped.
 fn logical_lines(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut open = false;
-    for raw in text.lines() {
-        if raw.trim_start().starts_with("```") {
-            continue;
-        }
-        let (body, continues) = match raw.trim_end().strip_suffix('\\') {
-            Some(b) => (b.to_string(), true),
-            None => (raw.trim_end().to_string(), false),
-        };
-        match out.last_mut() {
-            Some(last) if open => {
-                last.push(' ');
-                last.push_str(body.trim());
-            }
-            _ => out.push(PROMPT.replace(&body, "").into_owned()),
-        }
-        open = continues;
-    }
-    out
+    crate::extract::segment::continued_lines(text)
+        .into_iter()
+        .filter(|l| !l.trim_start().starts_with("```"))
+        .map(|l| PROMPT.replace(&l, "").into_owned())
+        .collect()
 }
 
 /// A YAML scalar or list item without its quotes and trailing comment.
